@@ -1,0 +1,58 @@
+/** Accounts own filters; access tokens name an account and the scopes it granted. */
+export interface Account {
+  readonly id: string;
+  readonly username: string;
+  readonly createdAt: string;
+}
+
+export interface TokenGrant {
+  readonly tokenId: string;
+  readonly account: Account;
+  readonly scopes: readonly string[];
+}
+
+/**
+ * The account port. Tokens are kept only as hashes; `authenticate` compares in constant time and sees
+ * a revocation as soon as it is committed, also when another process (the CLI) made it.
+ */
+export interface AccountStore {
+  createAccount(username: string): Promise<Account>;
+  /** Finds by id (digits) or by username, case-insensitively. */
+  findAccount(usernameOrId: string): Promise<Account | null>;
+  /** Accounts whose username starts with the prefix, for address completion. */
+  searchAccounts(prefix: string, limit: number): Promise<readonly Account[]>;
+  createToken(accountId: string, scopes: readonly string[]): Promise<string>;
+  revokeToken(token: string): Promise<boolean>;
+  authenticate(token: string): Promise<TokenGrant | null>;
+  setPasswordHash(accountId: string, passwordHash: string): Promise<void>;
+  passwordHash(accountId: string): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+export class AccountError extends Error {
+  override readonly name = 'AccountError';
+}
+
+const USERNAME = /^[a-z0-9_]+([a-z0-9_.-]+[a-z0-9_]+)?$/i;
+const SCOPE = /^(read|write|follow|push|profile)(:[a-z_]+)?$/;
+
+/** Mastodon's username rule: letters, digits and underscores, dots and dashes only inside, 30 at most. */
+export function checkUsername(username: string): void {
+  if (!USERNAME.test(username) || username.length > 30) {
+    throw new AccountError(`invalid username "${username}": use letters, digits and _ (dots and dashes inside), at most 30`);
+  }
+}
+
+export function parseScopes(scopes: string): string[] {
+  const list = [...new Set(scopes.split(/[\s,]+/).filter((s) => s !== ''))];
+  if (list.length === 0) throw new AccountError('at least one scope is needed, e.g. "read:filters write:filters"');
+  const unknown = list.filter((s) => !SCOPE.test(s));
+  if (unknown.length > 0) throw new AccountError(`unknown scope(s): ${unknown.join(', ')}`);
+  return list;
+}
+
+/** `read` covers `read:filters` and `write` covers `write:filters`, as in Mastodon's scope hierarchy. */
+export function grants(scopes: readonly string[], needed: string): boolean {
+  const [family] = needed.split(':');
+  return scopes.includes(needed) || scopes.includes(family!);
+}
