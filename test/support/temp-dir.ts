@@ -2,9 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A fresh directory per test (no shared clean-up between tests); removed when the process exits. */
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory per test (no shared clean-up between tests); all are removed when the process exits. */
 export function tempDir(prefix = 'cf-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  made.push(dir);
   return dir;
 }

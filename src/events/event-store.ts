@@ -1,0 +1,65 @@
+/**
+ * The event-store port. Revisions are 0-based per stream (as in EventStoreDB); positions order the
+ * global log and are compared as bigints. Adapters translate their driver's errors into these.
+ */
+export type ExpectedRevision = bigint | 'no_stream' | 'stream_exists' | 'any';
+
+export interface NewEvent {
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: unknown;
+}
+
+export interface RecordedEvent {
+  readonly eventId: string;
+  readonly streamName: string;
+  readonly revision: bigint;
+  readonly position: bigint;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: unknown;
+  readonly recordedAt: string;
+}
+
+export interface AppendResult {
+  /** Revision of the last event appended. */
+  readonly nextRevision: bigint;
+  /** Global position of the last event appended: the read models are caught up once they pass it. */
+  readonly position: bigint;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events after this position. `null` reads from the start. */
+  readonly after: bigint | null;
+  readonly limit: number;
+}
+
+export interface EventStore {
+  appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Every event of the stream in revision order; an empty array for a stream that does not exist. */
+  readStream(streamName: string): Promise<readonly RecordedEvent[]>;
+  /** A page of the global log in position order. */
+  readAll(options: ReadAllOptions): Promise<readonly RecordedEvent[]>;
+  /**
+   * Calls `listener` whenever events may have been appended, by this process or another one sharing the
+   * store. It is a hint to read again, not a delivery; returns a function that stops listening.
+   */
+  onAppend(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export class ConcurrencyError extends Error {
+  override readonly name = 'ConcurrencyError';
+
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError';
+}

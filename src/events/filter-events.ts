@@ -1,0 +1,89 @@
+/**
+ * The facts of a filter's life, stored in the stream `filter-<id>`. The type string is the stored event
+ * type. Times are ISO-8601 strings so events round-trip through JSON unchanged.
+ */
+export type FilterAction = 'warn' | 'hide' | 'blur';
+export type FilterContext = 'home' | 'notifications' | 'public' | 'thread' | 'account';
+
+export interface Keyword {
+  readonly id: string;
+  readonly keyword: string;
+  readonly wholeWord: boolean;
+}
+
+export interface FilterSettings {
+  readonly title: string;
+  readonly context: readonly FilterContext[];
+  readonly action: FilterAction;
+  readonly expiresAt: string | null;
+}
+
+export type FilterCreated = {
+  readonly type: 'FilterCreated';
+  readonly data: FilterSettings & { readonly filterId: string; readonly accountId: string; readonly createdAt: string };
+};
+
+/** Carries every filter-level setting as it is after the change. */
+export type FilterUpdated = {
+  readonly type: 'FilterUpdated';
+  readonly data: FilterSettings & { readonly filterId: string; readonly updatedAt: string };
+};
+
+/** Carries the whole keyword list as it is after the change, which keeps projections a plain replace. */
+export type KeywordsUpdated = {
+  readonly type: 'KeywordsUpdated';
+  readonly data: { readonly filterId: string; readonly keywords: readonly Keyword[]; readonly updatedAt: string };
+};
+
+export type StatusFiltered = {
+  readonly type: 'StatusFiltered';
+  readonly data: { readonly filterId: string; readonly filterStatusId: string; readonly statusId: string; readonly filteredAt: string };
+};
+
+export type StatusUnfiltered = {
+  readonly type: 'StatusUnfiltered';
+  readonly data: { readonly filterId: string; readonly filterStatusId: string; readonly statusId: string; readonly unfilteredAt: string };
+};
+
+export type FilterDeleted = {
+  readonly type: 'FilterDeleted';
+  readonly data: { readonly filterId: string; readonly deletedAt: string };
+};
+
+export type FilterEvent = FilterCreated | FilterUpdated | KeywordsUpdated | StatusFiltered | StatusUnfiltered | FilterDeleted;
+export type FilterEventType = FilterEvent['type'];
+
+export const FILTER_EVENT_TYPES: readonly FilterEventType[] = [
+  'FilterCreated',
+  'FilterUpdated',
+  'KeywordsUpdated',
+  'StatusFiltered',
+  'StatusUnfiltered',
+  'FilterDeleted',
+];
+
+/** What an auditor needs to know about who caused an event; set by the handler, never by the decider. */
+export interface EventMetadata {
+  readonly accountId: string;
+  readonly requestId: string;
+  readonly apiVersion: 'v1' | 'v2' | 'cli';
+  /** The id of the access token used, never the token itself. */
+  readonly tokenId: string | null;
+  /** Events appended together share a commit; the projector announces a change once per commit. */
+  readonly commitIndex: number;
+  readonly commitSize: number;
+}
+
+export const FILTER_CATEGORY = 'filter';
+
+export function filterStream(filterId: string): string {
+  return `${FILTER_CATEGORY}-${filterId}`;
+}
+
+export function filterIdOfStream(streamName: string): string | null {
+  return streamName.startsWith(`${FILTER_CATEGORY}-`) ? streamName.slice(FILTER_CATEGORY.length + 1) : null;
+}
+
+export function isFilterEvent(event: { type: string }): event is FilterEvent {
+  return (FILTER_EVENT_TYPES as readonly string[]).includes(event.type);
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { openSqlite, type SqliteDatabase } from '../shared/sqlite.ts';
+import {
+  ConcurrencyError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type RecordedEvent,
+} from './event-store.ts';
+
+interface EventRow {
+  position: number | bigint;
+  event_id: string;
+  stream: string;
+  revision: number | bigint;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL UNIQUE,
+    stream TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    UNIQUE (stream, revision)
+  );
+`;
+
+/** How often to look for appends made by another process on the same file. */
+const FOREIGN_APPEND_POLL_MS = 25;
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  eventId: row.event_id,
+  streamName: row.stream,
+  revision: BigInt(row.revision),
+  position: BigInt(row.position),
+  type: row.type,
+  data: JSON.parse(row.data) as unknown,
+  metadata: JSON.parse(row.metadata) as unknown,
+  recordedAt: row.recorded_at,
+});
+
+function check(streamName: string, expected: ExpectedRevision, current: bigint | null): void {
+  const actual = current ?? 'no_stream';
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'bigint' && current === expected);
+  if (!ok) throw new ConcurrencyError(streamName, expected, actual);
+}
+
+/**
+ * Embedded event store: one SQLite table, `UNIQUE(stream, revision)` as the last line of defence for
+ * optimistic concurrency, and `BEGIN IMMEDIATE` so the check and the insert are one atomic step even
+ * against another process. WAL with FULL sync makes an acknowledged append durable.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: SqliteDatabase;
+  private readonly listeners = new Set<() => void>();
+  private poller: NodeJS.Timeout | undefined;
+  private dataVersion = 0;
+  private readonly appendTx: (streamName: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
+
+  constructor(path: string) {
+    this.db = openSqlite(path);
+    this.db.exec(SCHEMA);
+    const currentRevision = this.db.prepare<[string], { revision: number | bigint | null }>(
+      'SELECT MAX(revision) AS revision FROM events WHERE stream = ?',
+    );
+    const insert = this.db.prepare(
+      `INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const append = this.db.transaction((streamName: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
+      const found = currentRevision.get(streamName)?.revision;
+      const current = found === null || found === undefined ? null : BigInt(found);
+      check(streamName, expected, current);
+      let revision = current ?? -1n;
+      let position = 0n;
+      const recordedAt = new Date().toISOString();
+      for (const event of events) {
+        revision += 1n;
+        const result = insert.run(
+          randomUUID(),
+          streamName,
+          revision,
+          event.type,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata ?? {}),
+          recordedAt,
+        );
+        position = BigInt(result.lastInsertRowid);
+      }
+      return { nextRevision: revision, position };
+    });
+    this.appendTx = (streamName, events, expected) => append.immediate(streamName, events, expected);
+  }
+
+  static inDataDir(dataDir: string): SqliteEventStore {
+    return new SqliteEventStore(join(dataDir, 'events.sqlite'));
+  }
+
+  async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError('nothing to append');
+    let result: AppendResult;
+    try {
+      result = this.appendTx(streamName, events, expected);
+    } catch (error) {
+      // Two writers that passed the check cannot both insert the same revision.
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new ConcurrencyError(streamName, expected, 'no_stream');
+      }
+      throw error;
+    }
+    this.notify();
+    return result;
+  }
+
+  async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
+    return this.db
+      .prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision')
+      .all(streamName)
+      .map(toRecorded);
+  }
+
+  async readAll({ after, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
+    return this.db
+      .prepare<[bigint, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?')
+      .all(after ?? 0n, limit)
+      .map(toRecorded);
+  }
+
+  onAppend(listener: () => void): () => void {
+    this.listeners.add(listener);
+    this.startPolling();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopPolling();
+    };
+  }
+
+  async close(): Promise<void> {
+    this.stopPolling();
+    this.listeners.clear();
+    if (this.db.open) this.db.close();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** `PRAGMA data_version` changes only when another connection commits: a cheap way to hear the CLI. */
+  private startPolling(): void {
+    if (this.poller) return;
+    this.dataVersion = this.readDataVersion();
+    this.poller = setInterval(() => {
+      if (!this.db.open) return;
+      const version = this.readDataVersion();
+      if (version !== this.dataVersion) {
+        this.dataVersion = version;
+        this.notify();
+      }
+    }, FOREIGN_APPEND_POLL_MS);
+    this.poller.unref();
+  }
+
+  private stopPolling(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
+  }
+
+  private readDataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+}

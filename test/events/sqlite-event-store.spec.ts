@@ -1,0 +1,17 @@
+import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
+import { eventStoreContract } from '../contracts/event-store.contract.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const dirs = new WeakMap<object, string>();
+
+eventStoreContract('SQLite', () => ({
+  async open() {
+    const dir = tempDir();
+    const store = SqliteEventStore.inDataDir(dir);
+    dirs.set(store, dir);
+    return store;
+  },
+  async openSibling(store) {
+    return SqliteEventStore.inDataDir(dirs.get(store)!);
+  },
+}));
