@@ -1,0 +1,67 @@
+/**
+ * Commands carry raw, already type-checked input: values like an unknown action string are still
+ * possible here, because judging them (with Mastodon's messages) is the decider's job.
+ */
+export interface KeywordDraft {
+  readonly id: string;
+  readonly keyword: string;
+  readonly wholeWord: boolean;
+}
+
+export interface KeywordChange {
+  readonly id: string;
+  readonly keyword?: string;
+  readonly wholeWord?: boolean;
+}
+
+export interface SettingsInput {
+  readonly title: string;
+  readonly context: readonly string[];
+  readonly action: string;
+  readonly expiresAt: string | null;
+}
+
+/** Keyword errors read "Keywords keyword ..." through keywords_attributes, "Keyword ..." on their own endpoints. */
+export type KeywordLabel = 'Keyword' | 'Keywords keyword';
+
+interface Addressed {
+  readonly filterId: string;
+  readonly accountId: string;
+  /** ISO-8601; the decider never reads a clock. */
+  readonly now: string;
+}
+
+export type CreateFilter = {
+  readonly type: 'CreateFilter';
+  readonly data: Addressed & { readonly settings: SettingsInput; readonly keywords: readonly KeywordDraft[] };
+};
+
+export type UpdateFilter = {
+  readonly type: 'UpdateFilter';
+  readonly data: Addressed & {
+    readonly settings?: Partial<SettingsInput>;
+    readonly addKeywords?: readonly KeywordDraft[];
+    readonly changeKeywords?: readonly KeywordChange[];
+    readonly removeKeywords?: readonly string[];
+    readonly keywordLabel?: KeywordLabel;
+    /** v1 may not change filter-level settings of a filter holding several keywords. */
+    readonly legacySingleKeywordGuard?: boolean;
+  };
+};
+
+export type FilterStatus = {
+  readonly type: 'FilterStatus';
+  readonly data: Addressed & { readonly filterStatusId: string; readonly statusId: string };
+};
+
+export type UnfilterStatus = {
+  readonly type: 'UnfilterStatus';
+  readonly data: Addressed & { readonly filterStatusId: string };
+};
+
+export type DeleteFilter = {
+  readonly type: 'DeleteFilter';
+  readonly data: Addressed;
+};
+
+export type FilterCommand = CreateFilter | UpdateFilter | FilterStatus | UnfilterStatus | DeleteFilter;

@@ -1,0 +1,56 @@
+import type { FilterEvent, FilterSettings, Keyword } from '../../events/filter-events.ts';
+
+export interface FilteredStatus {
+  readonly id: string;
+  readonly statusId: string;
+}
+
+export type FilterState =
+  | { readonly phase: 'none' }
+  | {
+      readonly phase: 'active';
+      readonly filterId: string;
+      readonly accountId: string;
+      readonly settings: FilterSettings;
+      readonly keywords: readonly Keyword[];
+      readonly statuses: readonly FilteredStatus[];
+    }
+  | { readonly phase: 'deleted'; readonly filterId: string; readonly accountId: string };
+
+export type ActiveFilter = Extract<FilterState, { phase: 'active' }>;
+
+export const initialState = (): FilterState => ({ phase: 'none' });
+
+const settingsOf = ({ title, context, action, expiresAt }: FilterSettings): FilterSettings => ({ title, context, action, expiresAt });
+
+/** Total and dumb: folds facts, never validates, ignores events that do not fit the phase. */
+export function evolve(state: FilterState, event: FilterEvent): FilterState {
+  switch (event.type) {
+    case 'FilterCreated':
+      if (state.phase !== 'none') return state;
+      return {
+        phase: 'active',
+        filterId: event.data.filterId,
+        accountId: event.data.accountId,
+        settings: settingsOf(event.data),
+        keywords: [],
+        statuses: [],
+      };
+    case 'FilterUpdated':
+      return state.phase === 'active' ? { ...state, settings: settingsOf(event.data) } : state;
+    case 'KeywordsUpdated':
+      return state.phase === 'active' ? { ...state, keywords: event.data.keywords } : state;
+    case 'StatusFiltered':
+      if (state.phase !== 'active') return state;
+      return { ...state, statuses: [...state.statuses, { id: event.data.filterStatusId, statusId: event.data.statusId }] };
+    case 'StatusUnfiltered':
+      if (state.phase !== 'active') return state;
+      return { ...state, statuses: state.statuses.filter((s) => s.id !== event.data.filterStatusId) };
+    case 'FilterDeleted':
+      return state.phase === 'active' ? { phase: 'deleted', filterId: state.filterId, accountId: state.accountId } : state;
+    default: {
+      const unknown: never = event;
+      return unknown;
+    }
+  }
+}
