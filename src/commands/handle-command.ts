@@ -8,7 +8,9 @@ export interface Decider<Command, State, Event> {
   initialState(): State;
 }
 
-export interface CommandOutcome<Event> {
+export interface CommandOutcome<State, Event> {
+  /** The stream's state after the command: what a response should show, whatever the read models say. */
+  readonly state: State;
   readonly events: readonly Event[];
   /** Global position of the last appended event; null when the command changed nothing. */
   readonly position: bigint | null;
@@ -31,13 +33,13 @@ export async function handleCommand<Command, State, Event extends { type: string
   streamName: string,
   command: Command,
   options: HandleOptions,
-): Promise<CommandOutcome<Event>> {
+): Promise<CommandOutcome<State, Event>> {
   const retries = options.retries ?? 5;
   for (let attempt = 0; ; attempt += 1) {
     const recorded = await store.readStream(streamName);
     const state = recorded.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as Event), decider.initialState());
     const events = decider.decide(command, state);
-    if (events.length === 0) return { events, position: null };
+    if (events.length === 0) return { state, events, position: null };
     const last = recorded.at(-1);
     const expected: ExpectedRevision = last ? last.revision : 'no_stream';
     try {
@@ -46,7 +48,7 @@ export async function handleCommand<Command, State, Event extends { type: string
         events.map((e, i) => ({ type: e.type, data: e.data, metadata: options.metadata(i, events.length) })),
         expected,
       );
-      return { events, position: appended.position };
+      return { state: events.reduce(decider.evolve, state), events, position: appended.position };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
       if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');

@@ -1,0 +1,87 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { HttpError } from './http-errors.ts';
+
+/**
+ * Shapes of request parameters, checked with ajv before any command is built. Like Rails' strong
+ * parameters, unknown keys are ignored; values arrive as JSON types or as form strings, so scalars
+ * accept both and the handlers cast them.
+ */
+const scalar = { type: ['string', 'number'] };
+const flag = { type: ['boolean', 'string', 'number', 'null'] };
+const contextList = { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] };
+const expiresIn = { type: ['string', 'number', 'null'] };
+const keywordAttributes = {
+  type: 'object',
+  properties: { id: scalar, keyword: scalar, whole_word: flag, _destroy: flag },
+};
+
+export interface KeywordAttributesInput {
+  id?: string | number;
+  keyword?: string | number;
+  whole_word?: unknown;
+  _destroy?: unknown;
+}
+
+export interface V2FilterInput {
+  title?: string | number;
+  context?: string[] | string;
+  filter_action?: string;
+  expires_in?: string | number | null;
+  keywords_attributes?: KeywordAttributesInput[] | Record<string, KeywordAttributesInput>;
+}
+
+export interface KeywordInput {
+  keyword?: string | number;
+  whole_word?: unknown;
+}
+
+export interface StatusInput {
+  status_id?: string | number;
+}
+
+export interface V1FilterInput {
+  phrase?: string | number;
+  context?: string[] | string;
+  irreversible?: unknown;
+  whole_word?: unknown;
+  expires_in?: string | number | null;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+export const v2FilterInput = ajv.compile<V2FilterInput>({
+  type: 'object',
+  properties: {
+    title: scalar,
+    context: contextList,
+    filter_action: { type: 'string' },
+    expires_in: expiresIn,
+    keywords_attributes: {
+      anyOf: [
+        { type: 'array', items: keywordAttributes },
+        { type: 'object', additionalProperties: keywordAttributes },
+      ],
+    },
+  },
+});
+
+export const keywordInput = ajv.compile<KeywordInput>({ type: 'object', properties: { keyword: scalar, whole_word: flag } });
+
+export const statusInput = ajv.compile<StatusInput>({ type: 'object', properties: { status_id: scalar } });
+
+export const v1FilterInput = ajv.compile<V1FilterInput>({
+  type: 'object',
+  properties: { phrase: scalar, context: contextList, irreversible: flag, whole_word: flag, expires_in: expiresIn },
+});
+
+/** `/keywords_attributes/0/keyword` -> `keywords_attributes[0][keyword]`, the name a client sent. */
+function parameterName(error: ErrorObject): string {
+  const [first, ...rest] = error.instancePath.split('/').filter((p) => p !== '');
+  return first === undefined ? 'body' : `${first}${rest.map((p) => `[${p}]`).join('')}`;
+}
+
+export function checked<T>(validate: ValidateFunction<T>, params: unknown): T {
+  if (validate(params)) return params;
+  const names = [...new Set((validate.errors ?? []).map(parameterName))];
+  throw new HttpError(422, `Validation failed: ${names.map((n) => `${n} is invalid`).join(', ')}`);
+}

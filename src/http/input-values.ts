@@ -1,0 +1,51 @@
+import { HttpError } from './http-errors.ts';
+import type { KeywordAttributesInput } from './input-schemas.ts';
+
+const FALSE_VALUES = new Set(['0', 'f', 'false', 'off']);
+
+/** Rails' boolean cast: blank is "not given", `0/f/false/off` (any case) are false, the rest true. */
+export function railsBoolean(value: unknown): boolean | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  return !FALSE_VALUES.has(String(value).trim().toLowerCase());
+}
+
+export const text = (value: string | number | undefined): string | undefined => (value === undefined ? undefined : String(value));
+
+export function contextList(value: string[] | string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value : [value];
+}
+
+/** Rails accepts nested attributes as a list or as a hash keyed by index. */
+export function attributeList(value: KeywordAttributesInput[] | Record<string, KeywordAttributesInput> | undefined): KeywordAttributesInput[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  return Object.keys(value)
+    .sort((a, b) => Number(a) - Number(b) || a.localeCompare(b))
+    .map((key) => value[key]!);
+}
+
+/** Rails' `reject_if: :all_blank`: a row whose values are all blank (JSON false counts) is ignored. */
+export function isAllBlank(row: KeywordAttributesInput): boolean {
+  return Object.entries(row)
+    .filter(([key]) => key !== '_destroy')
+    .every(([, v]) => v === undefined || v === null || v === false || (typeof v === 'string' && v.trim() === ''));
+}
+
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * `expires_in` seconds from now. Omitted: no change (undefined). Empty or null: never expires. A
+ * non-numeric value is refused rather than read as 0 (which would expire the filter at once).
+ */
+export function expiresAtFrom(value: string | number | null | undefined, nowMs: number): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+  const seconds = typeof value === 'number' ? value : Number(value.trim());
+  const at = nowMs + Math.trunc(seconds) * 1000;
+  if (!Number.isFinite(seconds) || Math.abs(at) > MAX_DATE_MS) {
+    throw new HttpError(422, 'Validation failed: Expires in is not a number');
+  }
+  return new Date(at).toISOString();
+}

@@ -1,0 +1,99 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { KeywordChange, KeywordDraft, SettingsInput } from '../../commands/filter/commands.ts';
+import { NotFoundError } from '../../commands/errors.ts';
+import { newId } from '../../shared/ids.ts';
+import { runFilterCommand } from '../filter-commands.ts';
+import { checked, v2FilterInput, type KeywordAttributesInput, type V2FilterInput } from '../input-schemas.ts';
+import { attributeList, contextList, expiresAtFrom, isAllBlank, railsBoolean, text } from '../input-values.ts';
+import { accountOf, callerOf, found, paramsOf, pathId, type FilterRouteDeps } from '../route-context.ts';
+import { filterJson, filterShapeOf } from '../serializers.ts';
+
+interface KeywordEdits {
+  addKeywords: KeywordDraft[];
+  changeKeywords: KeywordChange[];
+  removeKeywords: string[];
+}
+
+/** keywords_attributes rows: with id and a true `_destroy` remove, with id update, without id add. */
+function keywordEdits(rows: KeywordAttributesInput[], creating: boolean): KeywordEdits {
+  const edits: KeywordEdits = { addKeywords: [], changeKeywords: [], removeKeywords: [] };
+  for (const row of rows.filter((r) => !isAllBlank(r))) {
+    const id = text(row.id);
+    const wholeWord = railsBoolean(row.whole_word);
+    if (id === undefined || id === '') {
+      edits.addKeywords.push({ id: newId(), keyword: text(row.keyword) ?? '', wholeWord: wholeWord ?? true });
+    } else if (creating) {
+      // Mastodon answers 404 for an id on create (mastodon/mastodon#21727): nothing can match it yet.
+      throw new NotFoundError();
+    } else if (railsBoolean(row._destroy)) {
+      edits.removeKeywords.push(id);
+    } else {
+      edits.changeKeywords.push({ id, ...(row.keyword !== undefined ? { keyword: String(row.keyword) } : {}), ...(wholeWord !== undefined ? { wholeWord } : {}) });
+    }
+  }
+  return edits;
+}
+
+function settingsFrom(input: V2FilterInput, now: number): Partial<SettingsInput> {
+  const settings: { -readonly [K in keyof SettingsInput]?: SettingsInput[K] } = {};
+  if (input.title !== undefined) settings.title = String(input.title);
+  const context = contextList(input.context);
+  if (context !== undefined) settings.context = context;
+  if (input.filter_action !== undefined) settings.action = input.filter_action;
+  const expiresAt = expiresAtFrom(input.expires_in, now);
+  if (expiresAt !== undefined) settings.expiresAt = expiresAt;
+  return settings;
+}
+
+export function v2FilterRoutes(router: Router, deps: FilterRouteDeps): void {
+  router.get('/api/v2/filters', async (ctx: Context) => {
+    ctx.body = (await deps.reads.listFilters(accountOf(ctx))).map(filterJson);
+  });
+
+  router.get('/api/v2/filters/:id', async (ctx: Context) => {
+    ctx.body = filterJson(found(await deps.reads.getFilter(accountOf(ctx), pathId(ctx, 'id'))));
+  });
+
+  router.post('/api/v2/filters', async (ctx: Context) => {
+    const input = checked(v2FilterInput, paramsOf(ctx));
+    const now = Date.now();
+    const filterId = newId(now);
+    const given = settingsFrom(input, now);
+    const { addKeywords } = keywordEdits(attributeList(input.keywords_attributes), true);
+    const settings: SettingsInput = { title: given.title ?? '', context: given.context ?? [], action: given.action ?? 'warn', expiresAt: given.expiresAt ?? null };
+    const caller = callerOf(ctx, 'v2');
+    const { filter } = await runFilterCommand(deps, caller, {
+      type: 'CreateFilter',
+      data: { filterId, accountId: caller.accountId, now: new Date(now).toISOString(), settings, keywords: addKeywords },
+    });
+    ctx.body = filterJson(filterShapeOf(found(filter)));
+  });
+
+  const update = async (ctx: Context) => {
+    const filterId = pathId(ctx, 'id');
+    const input = checked(v2FilterInput, paramsOf(ctx));
+    const now = Date.now();
+    const caller = callerOf(ctx, 'v2');
+    const { filter } = await runFilterCommand(deps, caller, {
+      type: 'UpdateFilter',
+      data: {
+        filterId,
+        accountId: caller.accountId,
+        now: new Date(now).toISOString(),
+        settings: settingsFrom(input, now),
+        ...keywordEdits(attributeList(input.keywords_attributes), false),
+      },
+    });
+    ctx.body = filterJson(filterShapeOf(found(filter)));
+  };
+  router.put('/api/v2/filters/:id', update);
+  router.patch('/api/v2/filters/:id', update);
+
+  router.delete('/api/v2/filters/:id', async (ctx: Context) => {
+    const caller = callerOf(ctx, 'v2');
+    const filterId = pathId(ctx, 'id');
+    await runFilterCommand(deps, caller, { type: 'DeleteFilter', data: { filterId, accountId: caller.accountId, now: new Date().toISOString() } });
+    ctx.body = {};
+  });
+}

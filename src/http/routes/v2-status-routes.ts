@@ -1,0 +1,42 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { newId } from '../../shared/ids.ts';
+import { runFilterCommand } from '../filter-commands.ts';
+import { checked, statusInput } from '../input-schemas.ts';
+import { text } from '../input-values.ts';
+import { accountOf, callerOf, found, paramsOf, pathId, type FilterRouteDeps } from '../route-context.ts';
+import { statusJson } from '../serializers.ts';
+
+/** Mastodon's v2 filter-status endpoints; there is no update. */
+export function v2StatusRoutes(router: Router, deps: FilterRouteDeps): void {
+  router.get('/api/v2/filters/:filterId/statuses', async (ctx: Context) => {
+    ctx.body = found(await deps.reads.getFilter(accountOf(ctx), pathId(ctx, 'filterId'))).statuses.map(statusJson);
+  });
+
+  router.post('/api/v2/filters/:filterId/statuses', async (ctx: Context) => {
+    const filterId = pathId(ctx, 'filterId');
+    const input = checked(statusInput, paramsOf(ctx));
+    const caller = callerOf(ctx, 'v2');
+    const filterStatusId = newId();
+    const { filter } = await runFilterCommand(deps, caller, {
+      type: 'FilterStatus',
+      data: { filterId, accountId: caller.accountId, now: new Date().toISOString(), filterStatusId, statusId: (text(input.status_id) ?? '').trim() },
+    });
+    ctx.body = statusJson(found(filter?.statuses.find((s) => s.id === filterStatusId)));
+  });
+
+  router.get('/api/v2/filters/statuses/:id', async (ctx: Context) => {
+    ctx.body = statusJson(found(await deps.reads.findFilterStatus(accountOf(ctx), pathId(ctx, 'id'))).status);
+  });
+
+  router.delete('/api/v2/filters/statuses/:id', async (ctx: Context) => {
+    const filterStatusId = pathId(ctx, 'id');
+    const caller = callerOf(ctx, 'v2');
+    const located = found(await deps.reads.findFilterStatus(caller.accountId, filterStatusId));
+    await runFilterCommand(deps, caller, {
+      type: 'UnfilterStatus',
+      data: { filterId: located.filterId, accountId: caller.accountId, now: new Date().toISOString(), filterStatusId },
+    });
+    ctx.body = {};
+  });
+}
