@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import type { FilterEvent } from '../../src/events/filter-events.ts';
+import { projectFilter, v1RecordsOf, type FilterView } from '../../src/projections/filter-view.ts';
+
+const now = '2026-11-22T10:00:00.000Z';
+const filterId = '100';
+const history: FilterEvent[] = [
+  { type: 'FilterCreated', data: { filterId, accountId: '7', title: 't', context: ['home'], action: 'hide', expiresAt: null, createdAt: now } },
+  { type: 'KeywordsUpdated', data: { filterId, keywords: [{ id: '200', keyword: 'magic', wholeWord: false }], updatedAt: now } },
+  { type: 'StatusFiltered', data: { filterId, filterStatusId: '300', statusId: '9', filteredAt: now } },
+  { type: 'FilterUpdated', data: { filterId, title: 'u', context: ['public'], action: 'warn', expiresAt: now, updatedAt: now } },
+];
+
+const fold = (events: readonly FilterEvent[], start: FilterView | null = null, from = 0) =>
+  events.reduce<FilterView | null>((view, event, i) => projectFilter(view, event, from + i), start);
+
+describe('Filter view projection', () => {
+  it('folds a filter\'s events into its v2 document', () => {
+    assert.deepEqual(fold(history), {
+      id: filterId,
+      accountId: '7',
+      title: 'u',
+      context: ['public'],
+      filterAction: 'warn',
+      expiresAt: now,
+      keywords: [{ id: '200', keyword: 'magic', wholeWord: false }],
+      statuses: [{ id: '300', statusId: '9' }],
+      revision: 3,
+      deleted: false,
+    });
+  });
+
+  it('changes nothing when the same events are applied twice', () => {
+    const once = fold(history);
+    assert.deepEqual(fold(history, once), once);
+  });
+
+  it('keeps a deleted filter as a tombstone that a replay cannot revive', () => {
+    const deleted = fold([...history, { type: 'FilterDeleted', data: { filterId, deletedAt: now } }]);
+    assert.equal(deleted?.deleted, true);
+    assert.deepEqual(fold(history, deleted), deleted);
+    assert.deepEqual(v1RecordsOf(deleted!), []);
+  });
+
+  it('ignores events for a filter it never saw created', () => {
+    assert.equal(fold(history.slice(1)), null);
+  });
+
+  it('removes an unfiltered status', () => {
+    const view = fold([...history, { type: 'StatusUnfiltered', data: { filterId, filterStatusId: '300', statusId: '9', unfilteredAt: now } }]);
+    assert.deepEqual(view?.statuses, []);
+  });
+
+  it('derives v1 records with irreversible true exactly for hide', () => {
+    const hidden = fold(history.slice(0, 2))!;
+    assert.deepEqual(v1RecordsOf(hidden), [
+      { id: '200', accountId: '7', filterId, phrase: 'magic', context: ['home'], wholeWord: false, expiresAt: null, irreversible: true },
+    ]);
+    assert.equal(v1RecordsOf(fold(history)!)[0]?.irreversible, false);
+  });
+});
