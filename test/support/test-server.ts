@@ -1,0 +1,89 @@
+import { loadConfig } from '../../src/config.ts';
+import { InProcessNotifier } from '../../src/notifications/in-process-notifier.ts';
+import { startService, type RunningService } from '../../src/service.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { tempDir } from './temp-dir.ts';
+
+export interface TestAccount {
+  readonly id: string;
+  readonly username: string;
+  readonly token: string;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly type: string;
+  readonly body: any;
+  readonly headers: Headers;
+}
+
+export interface RequestOptions {
+  readonly token?: string | null;
+  readonly json?: unknown;
+  readonly form?: string;
+  readonly multipart?: FormData;
+  readonly raw?: { readonly contentType: string; readonly body: string };
+  readonly headers?: Record<string, string>;
+}
+
+let usernames = 0;
+
+/** A real listening service on a fresh data directory, plus helpers to call it as a client would. */
+export class TestServer {
+  private constructor(readonly service: RunningService) {}
+
+  static async start(env: Record<string, string> = {}): Promise<TestServer> {
+    const config = loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', ...env });
+    return new TestServer(await startService({ config, logger: silentLogger }));
+  }
+
+  get url(): string {
+    return this.service.url;
+  }
+
+  async account(scopes: readonly string[] = ['read:filters', 'write:filters']): Promise<TestAccount> {
+    usernames += 1;
+    const username = `user${process.pid}_${usernames}`;
+    const created = await this.service.stores.accounts.createAccount(username);
+    return { id: created.id, username, token: await this.service.stores.accounts.createToken(created.id, scopes) };
+  }
+
+  async token(account: TestAccount, scopes: readonly string[]): Promise<string> {
+    return this.service.stores.accounts.createToken(account.id, scopes);
+  }
+
+  /** Every `timeline.*` message published from now on. */
+  listen(): string[] {
+    const heard: string[] = [];
+    const notifier = this.service.stores.notifier;
+    if (!(notifier instanceof InProcessNotifier)) throw new Error('listen() needs the in-process notifier');
+    notifier.subscribe((subject, payload) => heard.push(`${subject} ${payload}`));
+    return heard;
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined && options.token !== null) headers.authorization = `Bearer ${options.token}`;
+    let body: string | FormData | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = options.form;
+    } else if (options.multipart) {
+      body = options.multipart;
+    } else if (options.raw) {
+      headers['content-type'] = options.raw.contentType;
+      body = options.raw.body;
+    }
+    const response = await fetch(`${this.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    return { status: response.status, type, headers: response.headers, body: type.startsWith('application/json') ? JSON.parse(text) : text };
+  }
+
+  async close(): Promise<void> {
+    await this.service.close();
+  }
+}
