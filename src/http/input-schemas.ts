@@ -82,6 +82,8 @@ function parameterName(error: ErrorObject): string {
 
 export function checked<T>(validate: ValidateFunction<T>, params: unknown): T {
   if (validate(params)) return params;
-  const names = [...new Set((validate.errors ?? []).map(parameterName))];
+  const all = [...new Set((validate.errors ?? []).map(parameterName))];
+  // anyOf reports the whole parameter as well as the part that failed: name only the part.
+  const names = all.filter((name) => !all.some((other) => other.startsWith(`${name}[`)));
   throw new HttpError(422, `Validation failed: ${names.map((n) => `${n} is invalid`).join(', ')}`);
 }
