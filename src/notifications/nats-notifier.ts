@@ -27,6 +27,11 @@ export class NatsNotifier implements Notifier {
     }
   }
 
+  /** Resolves once the server has every message published so far. */
+  async flush(): Promise<void> {
+    await this.connection.flush();
+  }
+
   async close(): Promise<void> {
     if (!this.connection.isClosed()) await this.connection.drain();
   }

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { connect, type NatsConnection } from 'nats';
+import { NatsNotifier } from '../../src/notifications/nats-notifier.ts';
+import { FILTERS_CHANGED } from '../../src/notifications/notifier.ts';
+import { TestServer } from '../support/test-server.ts';
+import { announcementCases } from './announcement-cases.ts';
+
+const natsUrl = process.env.NATS_URL;
+
+describe('filters_changed announcements on NATS', function () {
+  let server: TestServer;
+  let subscriber: NatsConnection;
+  const counts = new Map<string, number>();
+  const payloads: string[] = [];
+
+  before(async function () {
+    if (!natsUrl) {
+      console.log('    (skipped: set NATS_URL, e.g. nats://127.0.0.1:4222, to run the NATS announcement tests)');
+      this.skip();
+    }
+    server = await TestServer.start({ NATS_URL: natsUrl! });
+    subscriber = await connect({ servers: natsUrl! });
+    const subscription = subscriber.subscribe('timeline.*');
+    void (async () => {
+      for await (const message of subscription) {
+        const accountId = message.subject.slice('timeline.'.length);
+        counts.set(accountId, (counts.get(accountId) ?? 0) + 1);
+        payloads.push(message.string());
+      }
+    })();
+    await subscriber.flush();
+  });
+  after(async () => {
+    await subscriber?.close();
+    await server?.close();
+  });
+
+  /** Publisher flush, then subscriber flush: every message published so far has been delivered. */
+  const settle = async () => {
+    await (server.service.stores.notifier as NatsNotifier).flush();
+    await subscriber.flush();
+  };
+
+  announcementCases(() => ({
+    server,
+    probe: {
+      heard: async (accountId) => {
+        await settle();
+        return counts.get(accountId) ?? 0;
+      },
+    },
+  }));
+
+  it('publishes exactly Mastodon\'s payload', async () => {
+    await settle();
+    assert.ok(payloads.length > 0);
+    assert.ok(payloads.every((p) => p === FILTERS_CHANGED));
+  });
+});
