@@ -16,6 +16,7 @@ import { SqliteReadStore } from './projections/sqlite-read-store.ts';
 import type { Logger } from './shared/logger.ts';
 
 export interface Stores {
+  readonly dataDir: string;
   readonly accounts: AccountStore;
   readonly events: EventStore;
   readonly reads: ReadStore;
@@ -25,6 +26,7 @@ export interface Stores {
 /** The embedded default for every port not configured otherwise. */
 export async function openStores(config: Config): Promise<Stores> {
   return {
+    dataDir: config.dataDir,
     accounts: SqliteAccountStore.inDataDir(config.dataDir),
     events: SqliteEventStore.inDataDir(config.dataDir),
     reads: SqliteReadStore.inDataDir(config.dataDir),
