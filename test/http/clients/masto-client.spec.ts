@@ -88,6 +88,16 @@ describe('masto.js client: v2 filters', () => {
     assert.deepEqual(await alice.v2.filters.$select(filter.id).fetch(), updated);
   });
 
+  it('reads the nulls masto\'s types allow in keywordsAttributes as Rails does', async () => {
+    const filter = await createMagic();
+    const rules = alice.v2.filters.$select(filter.id);
+    const updated = await rules.update({
+      keywordsAttributes: [{ id: null, keyword: 'new', wholeWord: null }, { id: null, keyword: null, wholeWord: null, _destroy: null }],
+    });
+    assert.deepEqual(updated.keywords.map((k) => [k.keyword, k.wholeWord]), [['magic', true], ['trick', false], ['new', true]]);
+    await rejectsWithStatus(rules.update({ keywordsAttributes: [{ id: filter.keywords[0]!.id, keyword: null }] }), 422);
+  });
+
   it('clears the expiry when expiresIn is null', async () => {
     const filter = await alice.v2.filters.create({ title: 'soon', context: ['home'], expiresIn: 60 });
     assert.equal((await alice.v2.filters.$select(filter.id).update({ expiresIn: null })).expiresAt, null);
