@@ -7,17 +7,20 @@ import { HttpError } from './http-errors.ts';
  * accept both and the handlers cast them.
  */
 const scalar = { type: ['string', 'number'] };
+// In a keywords_attributes row null is blank, as in Rails: a null id adds a keyword, a null keyword is
+// blank. masto.js types both as nullable, so clients may well send them.
+const nullableScalar = { type: ['string', 'number', 'null'] };
 const flag = { type: ['boolean', 'string', 'number', 'null'] };
 const contextList = { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] };
 const expiresIn = { type: ['string', 'number', 'null'] };
 const keywordAttributes = {
   type: 'object',
-  properties: { id: scalar, keyword: scalar, whole_word: flag, _destroy: flag },
+  properties: { id: nullableScalar, keyword: nullableScalar, whole_word: flag, _destroy: flag },
 };
 
 export interface KeywordAttributesInput {
-  id?: string | number;
-  keyword?: string | number;
+  id?: string | number | null;
+  keyword?: string | number | null;
   whole_word?: unknown;
   _destroy?: unknown;
 }

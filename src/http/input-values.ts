@@ -10,7 +10,8 @@ export function railsBoolean(value: unknown): boolean | undefined {
   return !FALSE_VALUES.has(String(value).trim().toLowerCase());
 }
 
-export const text = (value: string | number | undefined): string | undefined => (value === undefined ? undefined : String(value));
+export const text = (value: string | number | null | undefined): string | undefined =>
+  value === undefined || value === null ? undefined : String(value);
 
 export function contextList(value: string[] | string | undefined): string[] | undefined {
   if (value === undefined) return undefined;

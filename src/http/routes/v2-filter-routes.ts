@@ -29,7 +29,7 @@ function keywordEdits(rows: KeywordAttributesInput[], creating: boolean): Keywor
     } else if (railsBoolean(row._destroy)) {
       edits.removeKeywords.push(id);
     } else {
-      edits.changeKeywords.push({ id, ...(row.keyword !== undefined ? { keyword: String(row.keyword) } : {}), ...(wholeWord !== undefined ? { wholeWord } : {}) });
+      edits.changeKeywords.push({ id, ...(row.keyword !== undefined ? { keyword: text(row.keyword) ?? '' } : {}), ...(wholeWord !== undefined ? { wholeWord } : {}) });
     }
   }
   return edits;
