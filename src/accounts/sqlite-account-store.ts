@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { newId } from '../shared/ids.ts';
-import { openSqlite, type SqliteDatabase } from '../shared/sqlite.ts';
+import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import { AccountError, checkUsername, type Account, type AccountStore, type TokenGrant } from './account-store.ts';
 import { formatToken, hashSecret, mintSecret, secretMatches, splitToken } from './token-secret.ts';
 
@@ -39,10 +39,12 @@ const toAccount = (row: AccountRow): Account => ({ id: row.id, username: row.use
 /** Embedded account store: `<DATA_DIR>/accounts.sqlite`, shared by the server and the CLI. */
 export class SqliteAccountStore implements AccountStore {
   private readonly db: SqliteDatabase;
+  private readonly sql: ReturnType<typeof statementCache>;
 
   constructor(path: string) {
     this.db = openSqlite(path);
     this.db.exec(SCHEMA);
+    this.sql = statementCache(this.db);
   }
 
   static inDataDir(dataDir: string): SqliteAccountStore {
@@ -53,8 +55,7 @@ export class SqliteAccountStore implements AccountStore {
     checkUsername(username);
     const account = { id: newId(), username, createdAt: new Date().toISOString() };
     try {
-      this.db
-        .prepare('INSERT INTO accounts (id, username, created_at) VALUES (?, ?, ?)')
+      this.sql('INSERT INTO accounts (id, username, created_at) VALUES (?, ?, ?)')
         .run(account.id, account.username, account.createdAt);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -66,16 +67,14 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async findAccount(usernameOrId: string): Promise<Account | null> {
-    const row = this.db
-      .prepare<[string, string], AccountRow>('SELECT id, username, created_at FROM accounts WHERE id = ? OR username = ?')
+    const row = this.sql<[string, string], AccountRow>('SELECT id, username, created_at FROM accounts WHERE id = ? OR username = ?')
       .get(usernameOrId, usernameOrId);
     return row ? toAccount(row) : null;
   }
 
   async searchAccounts(prefix: string, limit: number): Promise<readonly Account[]> {
     const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return this.db
-      .prepare<[string, number], AccountRow>(
+    return this.sql<[string, number], AccountRow>(
         "SELECT id, username, created_at FROM accounts WHERE username LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?",
       )
       .all(`${escaped}%`, limit)
@@ -85,8 +84,7 @@ export class SqliteAccountStore implements AccountStore {
   async createToken(accountId: string, scopes: readonly string[]): Promise<string> {
     const tokenId = newId();
     const secret = mintSecret();
-    this.db
-      .prepare('INSERT INTO access_tokens (id, account_id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
+    this.sql('INSERT INTO access_tokens (id, account_id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(tokenId, accountId, hashSecret(secret), scopes.join(' '), new Date().toISOString());
     return formatToken(tokenId, secret);
   }
@@ -94,7 +92,7 @@ export class SqliteAccountStore implements AccountStore {
   async revokeToken(token: string): Promise<boolean> {
     const row = this.tokenRow(token);
     if (!row || row.revoked_at !== null) return false;
-    this.db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), row.token_id);
+    this.sql('UPDATE access_tokens SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), row.token_id);
     return true;
   }
 
@@ -105,13 +103,12 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
-    const result = this.db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ?').run(passwordHash, accountId);
+    const result = this.sql('UPDATE accounts SET password_hash = ? WHERE id = ?').run(passwordHash, accountId);
     if (result.changes === 0) throw new AccountError(`no account ${accountId}`);
   }
 
   async passwordHash(accountId: string): Promise<string | null> {
-    const row = this.db
-      .prepare<[string], { password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?')
+    const row = this.sql<[string], { password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?')
       .get(accountId);
     return row?.password_hash ?? null;
   }
@@ -124,8 +121,7 @@ export class SqliteAccountStore implements AccountStore {
   private tokenRow(token: string): TokenRow | null {
     const parts = splitToken(token);
     if (!parts) return null;
-    const row = this.db
-      .prepare<[string], TokenRow>(
+    const row = this.sql<[string], TokenRow>(
         `SELECT t.id AS token_id, t.secret_hash, t.scopes, t.revoked_at, a.id, a.username, a.created_at
          FROM access_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.id = ?`,
       )

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { openSqlite, type SqliteDatabase } from '../shared/sqlite.ts';
+import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import {
   ConcurrencyError,
   type AppendResult,
@@ -67,6 +67,7 @@ function check(streamName: string, expected: ExpectedRevision, current: bigint |
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: SqliteDatabase;
+  private readonly sql: ReturnType<typeof statementCache>;
   private readonly listeners = new Set<() => void>();
   private poller: NodeJS.Timeout | undefined;
   private dataVersion = 0;
@@ -75,10 +76,11 @@ export class SqliteEventStore implements EventStore {
   constructor(path: string) {
     this.db = openSqlite(path);
     this.db.exec(SCHEMA);
-    const currentRevision = this.db.prepare<[string], { revision: number | bigint | null }>(
+    this.sql = statementCache(this.db);
+    const currentRevision = this.sql<[string], { revision: number | bigint | null }>(
       'SELECT MAX(revision) AS revision FROM events WHERE stream = ?',
     );
-    const insert = this.db.prepare(
+    const insert = this.sql(
       `INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -128,15 +130,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
-    return this.db
-      .prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision')
+    return this.sql<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision')
       .all(streamName)
       .map(toRecorded);
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
-    return this.db
-      .prepare<[bigint, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?')
+    return this.sql<[bigint, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?')
       .all(after ?? 0n, limit)
       .map(toRecorded);
   }
