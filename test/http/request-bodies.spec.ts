@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { TestServer, type ApiResponse, type TestAccount } from '../support/test-server.ts';
+import { serverWithTwoAccounts, type ApiResponse } from '../support/test-server.ts';
 
 const jsonError = (response: ApiResponse, status: number) => {
   assert.equal(response.status, status, JSON.stringify(response.body));
@@ -8,16 +8,7 @@ const jsonError = (response: ApiResponse, status: number) => {
 };
 
 describe('request bodies, bad input and tokens', () => {
-  let server: TestServer;
-  let alice: TestAccount;
-
-  before(async () => {
-    server = await TestServer.start();
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    alice = await server.account();
-  });
+  const given = serverWithTwoAccounts();
 
   it('reads multipart/form-data with Rails brackets', async () => {
     const body = new FormData();
@@ -26,7 +17,7 @@ describe('request bodies, bad input and tokens', () => {
     body.append('context[]', 'account');
     body.append('keywords_attributes[0][keyword]', 'tv');
     body.append('keywords_attributes[0][whole_word]', '0');
-    const response = await server.request('POST', '/api/v2/filters', { token: alice.token, multipart: body });
+    const response = await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, multipart: body });
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.deepEqual(response.body.context, ['home', 'account']);
     assert.deepEqual(response.body.keywords.map((k: any) => [k.keyword, k.whole_word]), [['tv', false]]);
@@ -34,12 +25,12 @@ describe('request bodies, bad input and tokens', () => {
 
   it('reads booleans as true/false/1/0 and expires_in as a number or numeric string', async () => {
     const form = 'phrase=a&context[]=home&irreversible=1&whole_word=0&expires_in=60';
-    const v1 = await server.request('POST', '/api/v1/filters', { token: alice.token, form });
+    const v1 = await given.server.request('POST', '/api/v1/filters', { token: given.alice.token, form });
     assert.equal(v1.body.irreversible, true);
     assert.equal(v1.body.whole_word, false);
     assert.notEqual(v1.body.expires_at, null);
-    const json = await server.request('POST', '/api/v1/filters', {
-      token: alice.token,
+    const json = await given.server.request('POST', '/api/v1/filters', {
+      token: given.alice.token,
       json: { phrase: 'b', context: ['home'], irreversible: 'false', whole_word: 'true', expires_in: 60 },
     });
     assert.equal(json.body.irreversible, false);
@@ -48,78 +39,78 @@ describe('request bodies, bad input and tokens', () => {
   });
 
   it('clears expiry with a JSON null expires_in', async () => {
-    const { id } = (await server.request('POST', '/api/v2/filters', { token: alice.token, json: { title: 't', context: ['home'], expires_in: 60 } })).body;
-    const response = await server.request('PUT', `/api/v2/filters/${id}`, { token: alice.token, json: { expires_in: null } });
+    const { id } = (await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, json: { title: 't', context: ['home'], expires_in: 60 } })).body;
+    const response = await given.server.request('PUT', `/api/v2/filters/${id}`, { token: given.alice.token, json: { expires_in: null } });
     assert.equal(response.body.expires_at, null);
   });
 
   it('refuses a non-numeric or absurd expires_in with 422 rather than expiring at once', async () => {
     for (const expires_in of ['soon', '1e400', 1e20]) {
-      const response = await server.request('POST', '/api/v2/filters', { token: alice.token, json: { title: 't', context: ['home'], expires_in } });
+      const response = await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, json: { title: 't', context: ['home'], expires_in } });
       jsonError(response, 422);
       assert.equal(response.body.error, 'Validation failed: Expires in is not a number');
     }
   });
 
   it('answers 400 JSON for malformed JSON and a non-object JSON body', async () => {
-    jsonError(await server.request('POST', '/api/v2/filters', { token: alice.token, raw: { contentType: 'application/json', body: '{"title": ' } }), 400);
-    jsonError(await server.request('POST', '/api/v2/filters', { token: alice.token, raw: { contentType: 'application/json', body: '"title"' } }), 400);
+    jsonError(await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, raw: { contentType: 'application/json', body: '{"title": ' } }), 400);
+    jsonError(await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, raw: { contentType: 'application/json', body: '"title"' } }), 400);
   });
 
   it('answers 422 JSON for parameters of the wrong type, naming them', async () => {
-    const response = await server.request('POST', '/api/v2/filters', {
-      token: alice.token,
+    const response = await given.server.request('POST', '/api/v2/filters', {
+      token: given.alice.token,
       json: { title: { $gt: '' }, context: 'home', keywords_attributes: [{ keyword: ['x'] }] },
     });
     jsonError(response, 422);
     assert.equal(response.body.error, 'Validation failed: title is invalid, keywords_attributes[0][keyword] is invalid');
-    jsonError(await server.request('POST', '/api/v2/filters', { token: alice.token, json: { title: 't', context: [1] } }), 422);
-    jsonError(await server.request('POST', '/api/v2/filters', { token: alice.token, json: { title: 't', context: ['home'], filter_action: 1 } }), 422);
+    jsonError(await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, json: { title: 't', context: [1] } }), 422);
+    jsonError(await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, json: { title: 't', context: ['home'], filter_action: 1 } }), 422);
   });
 
   it('accepts a single context string as a one-element list', async () => {
-    const response = await server.request('POST', '/api/v2/filters', { token: alice.token, form: 'title=t&context=home' });
+    const response = await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, form: 'title=t&context=home' });
     assert.equal(response.status, 200);
     assert.deepEqual(response.body.context, ['home']);
   });
 
   it('answers 413 JSON for an oversized body', async () => {
-    const response = await server.request('POST', '/api/v2/filters', { token: alice.token, json: { title: 'x'.repeat(400 * 1024), context: ['home'] } });
+    const response = await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, json: { title: 'x'.repeat(400 * 1024), context: ['home'] } });
     jsonError(response, 413);
   });
 
   it('answers JSON 404 for unknown routes and 405 for unknown methods', async () => {
-    jsonError(await server.request('GET', '/api/v3/filters', { token: alice.token }), 404);
-    jsonError(await server.request('GET', '/nowhere'), 404);
-    jsonError(await server.request('PUT', '/api/v2/filters', { token: alice.token, json: {} }), 405);
+    jsonError(await given.server.request('GET', '/api/v3/filters', { token: given.alice.token }), 404);
+    jsonError(await given.server.request('GET', '/nowhere'), 404);
+    jsonError(await given.server.request('PUT', '/api/v2/filters', { token: given.alice.token, json: {} }), 405);
   });
 
   it('takes a DELETE with a JSON body {}', async () => {
-    const { id } = (await server.request('POST', '/api/v2/filters', { token: alice.token, form: 'title=t&context[]=home' })).body;
-    const response = await server.request('DELETE', `/api/v2/filters/${id}`, { token: alice.token, json: {} });
+    const { id } = (await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, form: 'title=t&context[]=home' })).body;
+    const response = await given.server.request('DELETE', `/api/v2/filters/${id}`, { token: given.alice.token, json: {} });
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, {});
   });
 
   it('answers 401 for a missing, empty, malformed, unknown or revoked token', async () => {
-    const revoked = await server.token(alice, ['read']);
-    await server.service.stores.accounts.revokeToken(revoked);
-    for (const authorization of [undefined, '', 'Bearer', 'Bearer ', 'Basic abc', `Bearer ${alice.token}x`, 'Bearer 123_abcdefghijklmnopqrstuvwxyz', `Bearer ${revoked}`]) {
-      const response = await server.request('GET', '/api/v2/filters', { headers: authorization === undefined ? {} : { authorization } });
+    const revoked = await given.server.token(given.alice, ['read']);
+    await given.server.service.stores.accounts.revokeToken(revoked);
+    for (const authorization of [undefined, '', 'Bearer', 'Bearer ', 'Basic abc', `Bearer ${given.alice.token}x`, 'Bearer 123_abcdefghijklmnopqrstuvwxyz', `Bearer ${revoked}`]) {
+      const response = await given.server.request('GET', '/api/v2/filters', { headers: authorization === undefined ? {} : { authorization } });
       jsonError(response, 401);
       assert.deepEqual(response.body, { error: 'The access token is invalid' }, String(authorization));
     }
   });
 
   it('marks API answers as private and echoes a request id', async () => {
-    const response = await server.request('GET', '/api/v2/filters', { token: alice.token, headers: { 'x-request-id': 'trace-1' } });
+    const response = await given.server.request('GET', '/api/v2/filters', { token: given.alice.token, headers: { 'x-request-id': 'trace-1' } });
     assert.equal(response.headers.get('cache-control'), 'no-store');
     assert.equal(response.headers.get('vary'), 'Authorization');
     assert.equal(response.headers.get('x-request-id'), 'trace-1');
   });
 
   it('answers /health with 200 JSON', async () => {
-    const response = await server.request('GET', '/health');
+    const response = await given.server.request('GET', '/health');
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { status: 'ok' });
   });

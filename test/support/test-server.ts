@@ -87,3 +87,25 @@ export class TestServer {
     await this.service.close();
   }
 }
+
+export interface TwoAccounts {
+  readonly server: TestServer;
+  /** Fresh for every test. */
+  readonly alice: TestAccount;
+  /** Fresh for every test: the other account, whose data alice must never reach. */
+  readonly bob: TestAccount;
+}
+
+/** Registers hooks: one server for the describe block, two fresh accounts for each test. */
+export function serverWithTwoAccounts(): TwoAccounts {
+  const fixture = {} as { server: TestServer; alice: TestAccount; bob: TestAccount };
+  before(async () => {
+    fixture.server = await TestServer.start();
+  });
+  after(() => fixture.server.close());
+  beforeEach(async () => {
+    fixture.alice = await fixture.server.account();
+    fixture.bob = await fixture.server.account();
+  });
+  return fixture;
+}

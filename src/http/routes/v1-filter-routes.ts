@@ -1,24 +1,18 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { SettingsInput } from '../../commands/filter/commands.ts';
 import { newId } from '../../shared/ids.ts';
 import { runFilterCommand } from '../filter-commands.ts';
 import { checked, v1FilterInput, type V1FilterInput } from '../input-schemas.ts';
-import { contextList, expiresAtFrom, railsBoolean, text } from '../input-values.ts';
+import { railsBoolean } from '../input-values.ts';
+import { keywordChange, newFilterSettings, newKeyword, partialSettings } from '../filter-input.ts';
 import { accountOf, callerOf, found, paramsOf, pathId, type FilterRouteDeps } from '../route-context.ts';
 import { v1FilterJson, v1RecordOf } from '../serializers.ts';
 
 /** v1 filter-level parameters: the phrase is also the filter's title; irreversible maps to hide/warn. */
-function v1Settings(input: V1FilterInput, now: number): Partial<SettingsInput> {
-  const settings: { -readonly [K in keyof SettingsInput]?: SettingsInput[K] } = {};
-  if (input.phrase !== undefined) settings.title = String(input.phrase);
-  const context = contextList(input.context);
-  if (context !== undefined) settings.context = context;
+function v1Settings(input: V1FilterInput, now: number) {
   const irreversible = railsBoolean(input.irreversible);
-  if (irreversible !== undefined) settings.action = irreversible ? 'hide' : 'warn';
-  const expiresAt = expiresAtFrom(input.expires_in, now);
-  if (expiresAt !== undefined) settings.expiresAt = expiresAt;
-  return settings;
+  const action = irreversible === undefined ? undefined : irreversible ? 'hide' : 'warn';
+  return partialSettings({ title: input.phrase, context: input.context, action, expiresIn: input.expires_in }, now);
 }
 
 /** The legacy API: each record is one keyword, identified by the keyword's id. */
@@ -36,7 +30,7 @@ export function v1FilterRoutes(router: Router, deps: FilterRouteDeps): void {
     const now = Date.now();
     const given = v1Settings(input, now);
     const filterId = newId(now);
-    const keyword = { id: newId(now), keyword: text(input.phrase) ?? '', wholeWord: railsBoolean(input.whole_word) ?? true };
+    const keyword = newKeyword(input.phrase, input.whole_word);
     const caller = callerOf(ctx, 'v1');
     const { filter } = await runFilterCommand(deps, caller, {
       type: 'CreateFilter',
@@ -44,7 +38,7 @@ export function v1FilterRoutes(router: Router, deps: FilterRouteDeps): void {
         filterId,
         accountId: caller.accountId,
         now: new Date(now).toISOString(),
-        settings: { title: given.title ?? '', context: given.context ?? [], action: given.action ?? 'warn', expiresAt: given.expiresAt ?? null },
+        settings: newFilterSettings(given),
         keywords: [keyword],
       },
     });
@@ -57,7 +51,6 @@ export function v1FilterRoutes(router: Router, deps: FilterRouteDeps): void {
     const input = checked(v1FilterInput, paramsOf(ctx));
     const located = found(await deps.reads.findKeyword(caller.accountId, keywordId));
     const now = Date.now();
-    const wholeWord = railsBoolean(input.whole_word);
     const { filter } = await runFilterCommand(deps, caller, {
       type: 'UpdateFilter',
       data: {
@@ -65,7 +58,7 @@ export function v1FilterRoutes(router: Router, deps: FilterRouteDeps): void {
         accountId: caller.accountId,
         now: new Date(now).toISOString(),
         settings: v1Settings(input, now),
-        changeKeywords: [{ id: keywordId, ...(input.phrase !== undefined ? { keyword: String(input.phrase) } : {}), ...(wholeWord !== undefined ? { wholeWord } : {}) }],
+        changeKeywords: [keywordChange(keywordId, input.phrase, input.whole_word)],
         legacySingleKeywordGuard: true,
       },
     });

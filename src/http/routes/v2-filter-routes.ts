@@ -1,11 +1,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { KeywordChange, KeywordDraft, SettingsInput } from '../../commands/filter/commands.ts';
+import type { KeywordChange, KeywordDraft } from '../../commands/filter/commands.ts';
 import { NotFoundError } from '../../commands/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { runFilterCommand } from '../filter-commands.ts';
 import { checked, v2FilterInput, type KeywordAttributesInput, type V2FilterInput } from '../input-schemas.ts';
-import { attributeList, contextList, expiresAtFrom, isAllBlank, railsBoolean, text } from '../input-values.ts';
+import { attributeList, isAllBlank, railsBoolean, text } from '../input-values.ts';
+import { keywordChange, newFilterSettings, newKeyword, partialSettings } from '../filter-input.ts';
 import { accountOf, callerOf, found, paramsOf, pathId, type FilterRouteDeps } from '../route-context.ts';
 import { filterJson, filterShapeOf } from '../serializers.ts';
 
@@ -20,31 +21,22 @@ function keywordEdits(rows: KeywordAttributesInput[], creating: boolean): Keywor
   const edits: KeywordEdits = { addKeywords: [], changeKeywords: [], removeKeywords: [] };
   for (const row of rows.filter((r) => !isAllBlank(r))) {
     const id = text(row.id);
-    const wholeWord = railsBoolean(row.whole_word);
     if (id === undefined || id === '') {
-      edits.addKeywords.push({ id: newId(), keyword: text(row.keyword) ?? '', wholeWord: wholeWord ?? true });
+      edits.addKeywords.push(newKeyword(row.keyword, row.whole_word));
     } else if (creating) {
       // Mastodon answers 404 for an id on create (mastodon/mastodon#21727): nothing can match it yet.
       throw new NotFoundError();
     } else if (railsBoolean(row._destroy)) {
       edits.removeKeywords.push(id);
     } else {
-      edits.changeKeywords.push({ id, ...(row.keyword !== undefined ? { keyword: text(row.keyword) ?? '' } : {}), ...(wholeWord !== undefined ? { wholeWord } : {}) });
+      edits.changeKeywords.push(keywordChange(id, row.keyword, row.whole_word));
     }
   }
   return edits;
 }
 
-function settingsFrom(input: V2FilterInput, now: number): Partial<SettingsInput> {
-  const settings: { -readonly [K in keyof SettingsInput]?: SettingsInput[K] } = {};
-  if (input.title !== undefined) settings.title = String(input.title);
-  const context = contextList(input.context);
-  if (context !== undefined) settings.context = context;
-  if (input.filter_action !== undefined) settings.action = input.filter_action;
-  const expiresAt = expiresAtFrom(input.expires_in, now);
-  if (expiresAt !== undefined) settings.expiresAt = expiresAt;
-  return settings;
-}
+const settingsFrom = (input: V2FilterInput, now: number) =>
+  partialSettings({ title: input.title, context: input.context, action: input.filter_action, expiresIn: input.expires_in }, now);
 
 export function v2FilterRoutes(router: Router, deps: FilterRouteDeps): void {
   router.get('/api/v2/filters', async (ctx: Context) => {
@@ -61,7 +53,7 @@ export function v2FilterRoutes(router: Router, deps: FilterRouteDeps): void {
     const filterId = newId(now);
     const given = settingsFrom(input, now);
     const { addKeywords } = keywordEdits(attributeList(input.keywords_attributes), true);
-    const settings: SettingsInput = { title: given.title ?? '', context: given.context ?? [], action: given.action ?? 'warn', expiresAt: given.expiresAt ?? null };
+    const settings = newFilterSettings(given);
     const caller = callerOf(ctx, 'v2');
     const { filter } = await runFilterCommand(deps, caller, {
       type: 'CreateFilter',

@@ -1,9 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { newId } from '../../shared/ids.ts';
 import { runFilterCommand } from '../filter-commands.ts';
 import { checked, keywordInput } from '../input-schemas.ts';
-import { railsBoolean, text } from '../input-values.ts';
+import { keywordChange, newKeyword } from '../filter-input.ts';
 import { accountOf, callerOf, found, paramsOf, pathId, type FilterRouteDeps } from '../route-context.ts';
 import { keywordJson } from '../serializers.ts';
 
@@ -16,7 +15,7 @@ export function v2KeywordRoutes(router: Router, deps: FilterRouteDeps): void {
   router.post('/api/v2/filters/:filterId/keywords', async (ctx: Context) => {
     const filterId = pathId(ctx, 'filterId');
     const input = checked(keywordInput, paramsOf(ctx));
-    const keyword = { id: newId(), keyword: text(input.keyword) ?? '', wholeWord: railsBoolean(input.whole_word) ?? true };
+    const keyword = newKeyword(input.keyword, input.whole_word);
     const caller = callerOf(ctx, 'v2');
     await runFilterCommand(deps, caller, {
       type: 'UpdateFilter',
@@ -34,14 +33,13 @@ export function v2KeywordRoutes(router: Router, deps: FilterRouteDeps): void {
     const caller = callerOf(ctx, 'v2');
     const input = checked(keywordInput, paramsOf(ctx));
     const located = found(await deps.reads.findKeyword(caller.accountId, keywordId));
-    const wholeWord = railsBoolean(input.whole_word);
     const { filter } = await runFilterCommand(deps, caller, {
       type: 'UpdateFilter',
       data: {
         filterId: located.filterId,
         accountId: caller.accountId,
         now: new Date().toISOString(),
-        changeKeywords: [{ id: keywordId, ...(input.keyword !== undefined ? { keyword: String(input.keyword) } : {}), ...(wholeWord !== undefined ? { wholeWord } : {}) }],
+        changeKeywords: [keywordChange(keywordId, input.keyword, input.whole_word)],
         keywordLabel: 'Keyword',
       },
     });
