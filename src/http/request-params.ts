@@ -23,10 +23,12 @@ const readBody = koaBody({
   textTypes: [FORM],
   textLimit: BODY_LIMIT,
   multipart: true,
-  formidable: { maxFileSize: 1024 * 1024, maxFieldsSize: 256 * 1024, maxFiles: 4, allowEmptyFiles: true },
+  formidable: { maxFileSize: 1, maxFieldsSize: 256 * 1024, maxFiles: 0, allowEmptyFiles: true },
   parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   onError: (error: Error) => {
-    const status = (error as { status?: number }).status;
+    // co-body errors carry `status`, formidable's carry `httpCode`.
+    const { status: raw, httpCode } = error as { status?: number; httpCode?: number };
+    const status = raw ?? httpCode;
     throw new HttpError(status === 413 ? 413 : 400, status === 413 ? 'Request entity too large' : 'Error occurred while parsing request parameters');
   },
 });

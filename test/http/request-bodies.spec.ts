@@ -79,6 +79,18 @@ describe('request bodies, bad input and tokens', () => {
     jsonError(response, 413);
   });
 
+  it('answers 413 JSON for an oversized multipart field and for any file upload (filters take none)', async () => {
+    const big = new FormData();
+    big.append('title', 'x'.repeat(400 * 1024));
+    big.append('context[]', 'home');
+    jsonError(await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, multipart: big }), 413);
+    const file = new FormData();
+    file.append('title', 'x');
+    file.append('context[]', 'home');
+    file.append('upload', new Blob(['data']), 'a.txt');
+    jsonError(await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, multipart: file }), 413);
+  });
+
   it('answers JSON 404 for unknown routes and 405 for unknown methods', async () => {
     jsonError(await given.server.request('GET', '/api/v3/filters', { token: given.alice.token }), 404);
     jsonError(await given.server.request('GET', '/nowhere'), 404);
