@@ -13,7 +13,7 @@ export function composePage(viewer: Viewer, compose: ComposeSession): SafeHtml {
     title: 'Compose',
     folder: null,
     env: { 'compose-id': compose.id },
-    content: html`<form id="compose-form" name="form" method="post" action="/webmail/?_task=mail&amp;_action=send&amp;_framed=1" class="compose">
+    content: html`<form id="compose-form" name="form" method="post" action="/webmail/?_task=mail&amp;_action=send&amp;_framed=1" class="composebody">
 <input type="hidden" name="_token" value="${viewer.requestToken}">
 <input type="hidden" name="_id" value="${compose.id}">
 <div class="field"><label>From</label><span class="from">${viewer.address}</span></div>

@@ -17,6 +17,7 @@ export type FramedResult = {
 export function framedResultPage(result: FramedResult): SafeHtml {
   return html`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="generator" content="content-filters webmail"><title>Webmail</title>
+<link rel="icon" href="/webmail/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/webmail/static/webmail.css"></head>
 <body class="framed"><main id="frame-result" data-unlock="${result.unlock}" data-type="${result.type}" data-message="${result.message}" data-next="${result.next ?? ''}">
 <div class="notice ${result.type}">${result.message}</div>

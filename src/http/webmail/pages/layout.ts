@@ -30,7 +30,9 @@ export function layout(options: PageOptions): SafeHtml {
 <meta name="generator" content="content-filters webmail">
 <meta name="referrer" content="same-origin">
 <title>${options.title} :: Webmail</title>
+<link rel="icon" href="/webmail/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/webmail/static/webmail.css">
+<script src="/webmail/static/autocomplete.js" defer></script>
 <script src="/webmail/static/webmail.js" defer></script>
 </head>
 <body class="${options.bodyClass ?? ''}"${dataAttributes(options.env ?? {})}>
