@@ -35,11 +35,12 @@ function lines(file: string): string[] {
 }
 
 /** A Koa app that mounts only the webmail, on 127.0.0.1 and a free port, over a fresh data directory. */
-export async function startWebmailServer(env: NodeJS.ProcessEnv = {}, dataDir = freshDataDir()): Promise<WebmailServer> {
+export async function startWebmailServer(env: NodeJS.ProcessEnv = {}, dataDir = freshDataDir(), behindProxy = false): Promise<WebmailServer> {
   const accounts = SqliteAccountStore.inDataDir(dataDir);
   const webmail = createWebmail({ accounts, dataDir, env });
   const app = new Koa();
   app.silent = true;
+  app.proxy = behindProxy;
   app.use(webmail.middleware);
   app.use((ctx) => {
     ctx.status = 418;

@@ -39,7 +39,7 @@ export async function sendAction(services: WebmailServices, request: WebmailRequ
   }
   services.compose.release(composeId);
   if (outcome.kind === 'relayFailed') {
-    services.errors.raise(loggedRequest(request), `SMTP Error: ${outcome.message}`, 'SMTP');
+    services.errors.raise(loggedRequest(request), outcome.message, 'SMTP');
     return answer(request, { type: 'error', message: `SMTP Error: ${outcome.message}` });
   }
   answer(request, { type: 'error', message: outcome.message });
