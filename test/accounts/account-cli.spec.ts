@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { verifyPassword } from '../../src/accounts/passwords.ts';
 import { SqliteAccountStore } from '../../src/accounts/sqlite-account-store.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 function cli(dataDir: string, args: string[], input = '') {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
@@ -27,7 +27,7 @@ describe('account CLI passwords', function () {
   this.timeout(30000);
 
   it('creates an account with a password read from stdin and prints only the id', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const run = cli(dir, ['account', 'create', 'webuser', '--password-stdin'], 'pass word\n');
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /^[0-9]+\n$/);
@@ -38,7 +38,7 @@ describe('account CLI passwords', function () {
   });
 
   it('sets a new password on an existing account by name or id', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const id = cli(dir, ['account', 'create', 'later']).stdout.trim();
     assert.equal(await storedHash(dir, 'later'), null);
     assert.equal(cli(dir, ['account', 'password', 'later', '--password-stdin'], 'first\r\n').status, 0);
@@ -48,7 +48,7 @@ describe('account CLI passwords', function () {
   });
 
   it('refuses an empty password without creating the account, and an unknown account', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const empty = cli(dir, ['account', 'create', 'nopass', '--password-stdin'], '\n');
     assert.equal(empty.status, 1);
     assert.match(empty.stderr, /password is empty/);

@@ -1,12 +1,12 @@
 import Koa from 'koa';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { SqliteAccountStore } from '../../src/accounts/sqlite-account-store.ts';
 import { createWebmail, type Webmail } from '../../src/http/webmail/index.ts';
-import { tempDir } from './temp-dir.ts';
+import { scratchDir } from './scratch-dir.ts';
 
 export type WebmailServer = {
   readonly baseUrl: string;
@@ -22,20 +22,13 @@ export type WebmailServer = {
 };
 
 let counter = 0;
-let root: string | undefined;
-
-/** One temporary root per test process (one exit hook), a fresh directory in it per server. */
-function freshDataDir(): string {
-  root ??= tempDir('cf-webmail-');
-  return mkdtempSync(join(root, 'server-'));
-}
 
 function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line !== '') : [];
 }
 
 /** A Koa app that mounts only the webmail, on 127.0.0.1 and a free port, over a fresh data directory. */
-export async function startWebmailServer(env: NodeJS.ProcessEnv = {}, dataDir = freshDataDir(), behindProxy = false): Promise<WebmailServer> {
+export async function startWebmailServer(env: NodeJS.ProcessEnv = {}, dataDir = scratchDir('webmail-'), behindProxy = false): Promise<WebmailServer> {
   const accounts = SqliteAccountStore.inDataDir(dataDir);
   const webmail = createWebmail({ accounts, dataDir, env });
   const app = new Koa();

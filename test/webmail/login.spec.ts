@@ -111,4 +111,12 @@ describe('webmail login (POST ?_task=login&_action=login)', () => {
     const hank = await server.account('hank', 'pass with spaces and ünïcode');
     assert.equal((await new WebmailClient(server.baseUrl).login(hank.username, 'pass with spaces and ünïcode')).status, 302);
   });
+
+  it('keeps the token of a login page open in another tab valid', async () => {
+    const ivy = await server.account('ivy');
+    const client = new WebmailClient(server.baseUrl);
+    const firstTab = await client.loginToken();
+    assert.equal(await client.loginToken(), firstTab);
+    assert.equal((await client.post(LOGIN, { _token: firstTab, _user: ivy.username, _pass: ivy.password })).status, 302);
+  });
 });

@@ -5,7 +5,7 @@ import { ErrorLog, loggedUri } from '../../src/http/webmail/error-log.ts';
 import { formatLogDate } from '../../src/http/webmail/log-date.ts';
 import { LoginError, LoginLog } from '../../src/http/webmail/login-log.ts';
 import { LoginRateLimit } from '../../src/http/webmail/login-rate-limit.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 const AT = new Date(2026, 10, 22, 6, 52, 34);
 
@@ -22,7 +22,7 @@ describe('webmail logs', () => {
   });
 
   it('write an error with the file and line that raised it, and the session and request', () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const log = new ErrorLog(dir, () => AT);
     // raise() must report the line of this call, so the expected line is read from this very statement
     log.raise({ method: 'POST', uri: '/webmail/?_task=mail&_action=refresh', sessionId: 'ti98ukfp0qasnk0u' }, 'Request security check failed'); const line = new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1];
@@ -40,7 +40,7 @@ describe('webmail logs', () => {
   });
 
   it('keep a forged line break in a username out of userlogins.log', () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const log = new LoginLog(dir, () => AT);
     log.failed('mallory\n[22-Nov-2026 06:52:34 +0000]: Failed login for x from 10.0.0.1', '127.0.0.1', 'abcdefghijklmnopqrstuv1234', LoginError.failed);
     const lines = readFileSync(join(dir, 'userlogins.log'), 'utf8').split('\n').filter(Boolean);

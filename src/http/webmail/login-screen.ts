@@ -6,19 +6,25 @@ import type { SessionStore } from './session-store.ts';
 import type { WebmailRequest } from './webmail-request.ts';
 
 /**
- * Shows the login form in a session that is not logged in: the old anonymous session (if any) is
- * dropped and a fresh one marked "login page shown" takes its place, so every form carries a new token.
+ * Shows the login form in a session that is not logged in. After a failed login or a logout the old
+ * session is dropped and the form gets a fresh one (Roundcube's kill_session); otherwise an anonymous
+ * session is kept, so two open login tabs both stay valid.
  */
 export function showLoginScreen(
   request: WebmailRequest,
   sessions: SessionStore,
   mailDomain: string,
   status: number,
-  notice?: Notice,
+  options: { readonly notice?: Notice | undefined; readonly keepAnonymousSession?: boolean } = {},
 ): void {
-  if (request.session) sessions.destroy(request.session.id);
-  const session = sessions.create(true);
-  request.session = session;
-  setSessionCookie(request.ctx, session.id);
-  sendPage(request.ctx, status, loginPage(session.requestToken, mailDomain, notice));
+  const reusable = options.keepAnonymousSession === true && request.session !== null && request.session.accountId === null;
+  if (reusable) {
+    sessions.markLoginPageShown(request.session!.id);
+  } else {
+    if (request.session) sessions.destroy(request.session.id);
+    request.session = sessions.create(true);
+    setSessionCookie(request.ctx, request.session.id);
+  }
+  const session = request.session!;
+  sendPage(request.ctx, status, loginPage(session.requestToken, mailDomain, options.notice));
 }

@@ -33,7 +33,7 @@ function refuse(services: WebmailServices, request: WebmailRequest, user: string
     sendPage(request.ctx, 401, loginPage(request.session.requestToken, services.config.mailDomain, notice));
     return;
   }
-  showLoginScreen(request, services.sessions, services.config.mailDomain, 401, notice);
+  showLoginScreen(request, services.sessions, services.config.mailDomain, 401, { notice });
 }
 
 /** POST ?_task=login&_action=login with `_user`, `_pass`, `_token`. */

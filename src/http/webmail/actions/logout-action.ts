@@ -10,8 +10,8 @@ import type { WebmailRequest } from '../webmail-request.ts';
  * A wrong or missing token changes nothing: the user stays logged in and sees the 403 page.
  */
 export function logoutAction(services: WebmailServices, request: WebmailRequest, loggedIn: boolean): void {
-  if (!loggedIn) return showLoginScreen(request, services.sessions, services.config.mailDomain, 200);
+  if (!loggedIn) return showLoginScreen(request, services.sessions, services.config.mailDomain, 200, { keepAnonymousSession: true });
   if (!services.security.check(request, 'GET_POST')) return sendForbidden(request);
   clearAuthCookie(request.ctx);
-  showLoginScreen(request, services.sessions, services.config.mailDomain, 200, { type: 'notice', text: TEXTS.loggedOut });
+  showLoginScreen(request, services.sessions, services.config.mailDomain, 200, { notice: { type: 'notice', text: TEXTS.loggedOut } });
 }

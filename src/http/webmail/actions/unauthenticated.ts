@@ -18,5 +18,8 @@ export function unauthenticated(services: WebmailServices, request: WebmailReque
     return;
   }
   const showError = sessionLost || input(request, '_err', 'GET') === 'session';
-  showLoginScreen(request, services.sessions, services.config.mailDomain, 200, showError ? { type: 'warning', text: TEXTS.sessionError } : undefined);
+  showLoginScreen(request, services.sessions, services.config.mailDomain, 200, {
+    notice: showError ? { type: 'warning', text: TEXTS.sessionError } : undefined,
+    keepAnonymousSession: true,
+  });
 }
