@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { invalidComposeLine } from '../support/log-lines.ts';
+import { invalidComposeLine, securityCheckLine } from '../support/log-lines.ts';
 import { WebmailClient } from '../support/webmail-client.ts';
 import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
@@ -92,6 +92,24 @@ describe('webmail compose and send', () => {
     const answers = await Promise.all([send(client, id, { _to: to, _subject: 'twice?' }), send(client, id, { _to: to, _subject: 'twice?' })]);
     assert.equal(answers.filter((a) => /Message sent successfully/.test(a.text)).length, 1);
     assert.equal((await inbox(recipient)).match(/>twice\?</g)?.length, 1);
+  });
+
+  it('refuses a send with a wrong or missing token: 403 page, the log line, nothing sent, the ID still usable', async () => {
+    const { recipient, client, to } = await pair();
+    const id = await client.compose();
+    for (const token of ['WRONGWRONGWRONGWRONGWRONGWRONG12', undefined]) {
+      const before = server.errorLines().length;
+      const form: Record<string, string> = { _id: id, _to: to, _cc: '', _subject: 'forged', _body: '' };
+      if (token) form._token = token;
+      const answer = await client.post(sendUri('loading3'), form);
+      assert.equal(answer.status, 403);
+      assert.match(answer.text, /REQUEST CHECK FAILED/);
+      const added = server.errorLines().slice(before);
+      assert.equal(added.length, 1);
+      assert.match(added[0]!, securityCheckLine(client.sessionId(), 'POST', sendUri('loading3')));
+    }
+    assert.doesNotMatch(await inbox(recipient), /forged/);
+    assert.match((await send(client, id, { _to: to, _subject: 'genuine' })).text, /Message sent successfully/);
   });
 
   it('refuses other domains without SMTP_URL, and unknown local mailboxes; the form can then be sent', async () => {

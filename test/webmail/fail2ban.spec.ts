@@ -6,10 +6,11 @@ import { WebmailClient } from '../support/webmail-client.ts';
 import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
 const FILTER = '/etc/fail2ban/filter.d/roundcube-auth.conf';
+const FAIL2BAN_REGEX = process.env.FAIL2BAN_REGEX ?? 'fail2ban-regex';
 
 function fail2banRegex(log: string, output?: string): { status: number | null; stdout: string } {
   const args = [...(output ? ['-o', output] : []), log, FILTER];
-  const run = spawnSync('fail2ban-regex', args, { encoding: 'utf8' });
+  const run = spawnSync(FAIL2BAN_REGEX, args, { encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout + run.stderr };
 }
 
@@ -18,7 +19,7 @@ describe('fail2ban roundcube-auth over userlogins.log', function () {
   let server: WebmailServer;
 
   before(async function () {
-    const missing = spawnSync('fail2ban-regex', ['--version']).error ? 'fail2ban-regex is not installed (apt-get install fail2ban)' : !existsSync(FILTER) ? `no ${FILTER}` : '';
+    const missing = spawnSync(FAIL2BAN_REGEX, ['--version']).error ? `${FAIL2BAN_REGEX} is not installed (apt-get install fail2ban)` : !existsSync(FILTER) ? `no ${FILTER}` : '';
     if (missing) {
       console.log(`      skipped: ${missing}`);
       this.skip();
