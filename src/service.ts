@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Middleware } from 'koa';
 import type { AccountStore } from './accounts/account-store.ts';
 import { SqliteAccountStore } from './accounts/sqlite-account-store.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
 import { SqliteEventStore } from './events/sqlite-event-store.ts';
 import { createApp } from './http/app.ts';
+import { createWebmail } from './http/webmail/index.ts';
 import { InProcessNotifier } from './notifications/in-process-notifier.ts';
 import { NatsNotifier } from './notifications/nats-notifier.ts';
 import type { Notifier } from './notifications/notifier.ts';
@@ -47,16 +47,17 @@ export interface ServiceOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly stores?: Stores;
-  readonly before?: readonly Middleware[];
-  readonly onClose?: () => Promise<void>;
+  /** Where the webmail reads MAIL_DOMAIN, SMTP_URL, LOG_DIR and its other settings. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Everything in one process: HTTP API, projector and stores (the embedded default topology). */
-export async function startService({ config, logger, stores: given, before, onClose }: ServiceOptions): Promise<RunningService> {
+export async function startService({ config, logger, stores: given, env }: ServiceOptions): Promise<RunningService> {
   const stores = given ?? (await openStores(config));
+  const webmail = createWebmail({ accounts: stores.accounts, dataDir: config.dataDir, env: env ?? process.env });
   const projector = new FilterProjector(stores.events, stores.reads, stores.notifier, logger);
   await projector.start();
-  const app = createApp({ ...stores, catchUp: projector, logger, isReady: () => true, before });
+  const app = createApp({ ...stores, catchUp: projector, logger, isReady: () => true, before: [webmail.middleware] });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -69,7 +70,7 @@ export async function startService({ config, logger, stores: given, before, onCl
     (closing ??= (async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await projector.stop();
-      await onClose?.();
+      await webmail.close();
       await stores.notifier.close();
       await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);
     })());

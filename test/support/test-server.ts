@@ -33,8 +33,8 @@ export class TestServer {
   private constructor(readonly service: RunningService) {}
 
   static async start(env: Record<string, string> = {}): Promise<TestServer> {
-    const config = loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', ...env });
-    return new TestServer(await startService({ config, logger: silentLogger }));
+    const all = { DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', ...env };
+    return new TestServer(await startService({ config: loadConfig(all), logger: silentLogger, env: all }));
   }
 
   get url(): string {

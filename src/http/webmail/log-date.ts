@@ -1,0 +1,20 @@
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * PHP's `date('d-M-Y H:i:s O')` in the process's local time zone, e.g. `22-Nov-2026 06:52:34 +0000`:
+ * Roundcube's default log_date_format, which fail2ban's date detector and log tools expect.
+ */
+export function formatLogDate(date: Date): string {
+  const offset = -date.getTimezoneOffset();
+  const sign = offset < 0 ? '-' : '+';
+  const zone = `${sign}${two(Math.floor(Math.abs(offset) / 60))}${two(Math.abs(offset) % 60)}`;
+  const day = `${two(date.getDate())}-${MONTHS[date.getMonth()]}-${date.getFullYear()}`;
+  return `${day} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())} ${zone}`;
+}
+
+/** Text from a request (a username, a URI) must not be able to start a forged line of its own. */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, '?');
+}

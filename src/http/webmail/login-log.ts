@@ -1,0 +1,49 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatLogDate, oneLine } from './log-date.ts';
+
+/** Roundcube's login error codes, as printed in `(error: <n>)`. */
+export const LoginError = {
+  failed: 0,
+  invalidRequest: 1,
+  rateLimited: 4,
+} as const;
+export type LoginErrorCode = (typeof LoginError)[keyof typeof LoginError];
+
+const MAX_USER_LENGTH = 256;
+
+/**
+ * `<LOG_DIR>/userlogins.log` as Roundcube writes it with log_logins on. fail2ban's stock
+ * `roundcube-auth` filter reads the failure lines, so their wording must not drift.
+ */
+export class LoginLog {
+  private readonly file: string;
+
+  constructor(
+    logDir: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    mkdirSync(logDir, { recursive: true });
+    this.file = join(logDir, 'userlogins.log');
+  }
+
+  get path(): string {
+    return this.file;
+  }
+
+  failed(user: string, address: string, sessionId: string, error: LoginErrorCode): void {
+    this.write(sessionId, `Failed login for ${shorten(user)} from ${address} in session ${sessionId.slice(0, 16)} (error: ${error})`);
+  }
+
+  succeeded(user: string, accountId: string, address: string, sessionId: string): void {
+    this.write(sessionId, `Successful login for ${shorten(user)} (ID: ${accountId}) from ${address} in session ${sessionId.slice(0, 16)}`);
+  }
+
+  private write(sessionId: string, line: string): void {
+    appendFileSync(this.file, `[${formatLogDate(this.now())}]: <${sessionId.slice(0, 8)}> ${oneLine(line)}\n`);
+  }
+}
+
+function shorten(user: string): string {
+  return user.length > MAX_USER_LENGTH ? `${user.slice(0, MAX_USER_LENGTH)}...` : user;
+}

@@ -1,0 +1,51 @@
+/** The two folders every account has. */
+export const FOLDERS = ['INBOX', 'Sent'] as const;
+export type Folder = (typeof FOLDERS)[number];
+
+export const isFolder = (value: string): value is Folder => (FOLDERS as readonly string[]).includes(value);
+
+/** A message as it sits in one account's folder; `uid` is unique and grows with arrival. */
+export type MessageHeader = {
+  readonly uid: number;
+  readonly folder: Folder;
+  readonly from: string;
+  readonly to: readonly string[];
+  readonly cc: readonly string[];
+  readonly subject: string;
+  /** ISO-8601 */
+  readonly date: string;
+  readonly seen: boolean;
+};
+
+export type StoredMessage = MessageHeader & { readonly body: string; readonly messageId: string };
+
+/** One sent message: the sender's copy goes to Sent, each local recipient gets one in INBOX. */
+export type Delivery = {
+  readonly messageId: string;
+  readonly from: string;
+  readonly to: readonly string[];
+  readonly cc: readonly string[];
+  readonly subject: string;
+  readonly body: string;
+  readonly date: string;
+  readonly senderAccountId: string;
+  readonly localRecipients: readonly { readonly accountId: string; readonly address: string }[];
+};
+
+/**
+ * Mailboxes of the local accounts. `deliver` is all-or-nothing and durable once it returns; every read
+ * is scoped to one account, so no query can show another account's mail.
+ */
+export interface MailStore {
+  deliver(delivery: Delivery): { readonly sentUid: number };
+  /** Newest first. */
+  list(accountId: string, folder: Folder, limit: number): readonly MessageHeader[];
+  /** Messages that arrived after `uid`, newest first. */
+  listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): readonly MessageHeader[];
+  get(accountId: string, folder: Folder, uid: number): StoredMessage | null;
+  markSeen(accountId: string, uid: number): void;
+  unreadCount(accountId: string, folder: Folder): number;
+  /** Addresses this account wrote to or heard from whose text contains `search`, most recent first. */
+  correspondents(accountId: string, search: string, limit: number): readonly string[];
+  close(): void;
+}

@@ -1,0 +1,22 @@
+/** The English texts the webmail shows, worded as Roundcube's en_US labels where it has one. */
+export const TEXTS = {
+  loginFailed: 'Login failed.',
+  invalidRequest: 'Invalid request! No data was saved.',
+  accountLocked: 'Too many failed login attempts. Try again later.',
+  sessionError: 'Your session is invalid or expired.',
+  loggedOut: 'You have successfully terminated the session. Goodbye!',
+  internalError: 'An internal error occurred. Please try again.',
+  messageSent: 'Message sent successfully.',
+  requestCheckFailed: 'Request Check Failed',
+  csrfExplanation: [
+    'For your protection, access to this resource is secured against CSRF.',
+    "If you see this, you probably didn't log out before leaving the web application.",
+    '',
+    'Human interaction is now required to continue.',
+  ],
+  contactAdmin: 'Please contact your server-administrator.',
+  composeSessionError: 'Compose Session Error',
+  composeSessionNotFound: 'Requested compose session not found.',
+  composeAgain: 'Click here to compose a new message',
+  invalidRequestTitle: 'Invalid Request',
+} as const;

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { failedLoginLine, LOG_DATE, securityCheckLine } from '../support/log-lines.ts';
+import { WebmailClient, tokenIn } from '../support/webmail-client.ts';
+import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
+
+const LOGIN = '/webmail/?_task=login&_action=login';
+
+describe('webmail login (POST ?_task=login&_action=login)', () => {
+  let server: WebmailServer;
+  before(async () => { server = await startWebmailServer(); });
+  after(async () => { await server.close(); });
+
+  it('shows a login form with a 32-character token in an HttpOnly, SameSite=Lax session', async () => {
+    const client = new WebmailClient(server.baseUrl);
+    const page = await client.get('/webmail/');
+    assert.equal(page.status, 200);
+    assert.match(tokenIn(page.text), /^[0-9A-Za-z]{32}$/);
+    assert.match(page.text, /<input id="rcmloginuser" name="_user"/);
+    const cookie = page.headers.getSetCookie().find((line) => line.startsWith('roundcube_sessid='));
+    assert.match(cookie ?? '', /^roundcube_sessid=[0-9a-v]{26}; path=\/webmail\/; samesite=lax; httponly$/);
+    assert.equal(page.headers.get('x-frame-options'), 'sameorigin');
+    assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'self'/);
+    assert.match(page.headers.get('cache-control') ?? '', /no-cache, no-store/);
+    assert.equal(page.headers.get('pragma'), 'no-cache');
+  });
+
+  it('logs in with the right password: a new session id and token, the auth cookie, and a log line', async () => {
+    const alice = await server.account('alice');
+    const client = new WebmailClient(server.baseUrl);
+    const loginToken = await client.loginToken();
+    const before = client.sessionId();
+    const answer = await client.post(LOGIN, { _token: loginToken, _user: alice.username, _pass: alice.password });
+    assert.equal(answer.status, 302);
+    assert.equal(answer.headers.get('location'), '/webmail/?_task=mail&_mbox=INBOX');
+    assert.notEqual(client.sessionId(), before);
+    assert.match(client.cookies.get('roundcube_sessauth') ?? '', /^[0-9a-v]{26}$/);
+    const mailbox = await client.get('/webmail/?_task=mail');
+    assert.equal(mailbox.status, 200);
+    const token = /data-request-token="([0-9A-Za-z]{32})"/.exec(mailbox.text)?.[1];
+    assert.ok(token && token !== loginToken);
+    assert.match(server.loginLines().at(-1)!, new RegExp(`^${LOG_DATE}<${client.sessionId().slice(0, 8)}> Successful login for ${alice.username} \\(ID: ${alice.id}\\) from 127\\.0\\.0\\.1 in session ${client.sessionId().slice(0, 16)}$`));
+  });
+
+  it('accepts the full address as the username', async () => {
+    const bob = await server.account('bob');
+    const answer = await new WebmailClient(server.baseUrl).login(`${bob.username}@localhost`, bob.password);
+    assert.equal(answer.status, 302);
+  });
+
+  for (const [name, token] of [['a missing', undefined], ['a wrong', 'x'.repeat(32)]] as const) {
+    it(`refuses ${name} token with 401 "Invalid request!", logs the check failure and the failed login`, async () => {
+      const carol = await server.account('carol');
+      const client = new WebmailClient(server.baseUrl);
+      await client.loginToken();
+      const session = client.sessionId();
+      const form: Record<string, string> = { _user: carol.username, _pass: carol.password };
+      if (token) form._token = token;
+      const answer = await client.post(LOGIN, form);
+      assert.equal(answer.status, 401);
+      assert.match(answer.text, /Invalid request! No data was saved\./);
+      assert.match(server.errorLines().at(-1)!, securityCheckLine(session, 'POST', LOGIN, true));
+      assert.match(server.loginLines().at(-1)!, failedLoginLine(carol.username, session, 1));
+      assert.notEqual(client.sessionId(), session);
+      assert.doesNotMatch((await client.get('/webmail/?_task=mail')).text, /id="messagelist"/);
+    });
+  }
+
+  it('refuses a login POST from a browser that never got the login page (no session cookie)', async () => {
+    const dave = await server.account('dave');
+    const client = new WebmailClient(server.baseUrl);
+    const answer = await client.post(LOGIN, { _token: 'A'.repeat(32), _user: dave.username, _pass: dave.password });
+    assert.equal(answer.status, 401);
+    assert.match(answer.text, /Invalid request! No data was saved\./);
+    assert.match(server.errorLines().at(-1)!, securityCheckLine('', 'POST', LOGIN, true));
+    assert.match(server.loginLines().at(-1)!, /Failed login for dave\w+ from 127\.0\.0\.1 in session [0-9a-v]{16} \(error: 1\)$/);
+  });
+
+  it('answers a wrong password or an unknown user with 401 "Login failed." and no errors.log line', async () => {
+    const erin = await server.account('erin');
+    const errorsBefore = server.errorLines().length;
+    for (const [user, password] of [[erin.username, 'wrong'], ['nobody-here', 'x'], [erin.id, erin.password]] as const) {
+      const client = new WebmailClient(server.baseUrl);
+      await client.loginToken();
+      const session = client.sessionId();
+      const answer = await client.post(LOGIN, { _token: tokenIn((await client.get('/webmail/')).text), _user: user, _pass: password });
+      assert.equal(answer.status, 401, user);
+      assert.match(answer.text, /Login failed\./);
+      assert.match(server.loginLines().at(-1)!, /Failed login for .* \(error: 0\)$/);
+      assert.notEqual(session, '');
+    }
+    assert.equal(server.errorLines().length, errorsBefore);
+  });
+
+  it('refuses every login of an account after 3 failures, the right password too', async () => {
+    const frank = await server.account('frank');
+    const client = new WebmailClient(server.baseUrl);
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      assert.equal((await client.login(frank.username, 'wrong')).status, 401);
+    }
+    const token = await client.loginToken();
+    const session = client.sessionId();
+    const locked = await client.post(LOGIN, { _token: token, _user: frank.username, _pass: frank.password });
+    assert.equal(locked.status, 401);
+    assert.match(locked.text, /Too many failed login attempts\. Try again later\./);
+    assert.match(server.loginLines().at(-1)!, failedLoginLine(frank.username, session, 4));
+    const other = await server.account('gina');
+    assert.equal((await new WebmailClient(server.baseUrl).login(other.username, other.password)).status, 302);
+  });
+
+  it('signs in accounts whose password was set with the CLI hash', async () => {
+    const hank = await server.account('hank', 'pass with spaces and ünïcode');
+    assert.equal((await new WebmailClient(server.baseUrl).login(hank.username, 'pass with spaces and ünïcode')).status, 302);
+  });
+
+  it('keeps the token of a login page open in another tab valid', async () => {
+    const ivy = await server.account('ivy');
+    const client = new WebmailClient(server.baseUrl);
+    const firstTab = await client.loginToken();
+    assert.equal(await client.loginToken(), firstTab);
+    assert.equal((await client.post(LOGIN, { _token: firstTab, _user: ivy.username, _pass: ivy.password })).status, 302);
+  });
+});

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ErrorLog, loggedUri } from '../../src/http/webmail/error-log.ts';
+import { formatLogDate } from '../../src/http/webmail/log-date.ts';
+import { LoginError, LoginLog } from '../../src/http/webmail/login-log.ts';
+import { LoginRateLimit } from '../../src/http/webmail/login-rate-limit.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
+
+const AT = new Date(2026, 10, 22, 6, 52, 34);
+
+function zone(date: Date): string {
+  const offset = -date.getTimezoneOffset();
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  return `${offset < 0 ? '-' : '+'}${hours}${String(Math.abs(offset) % 60).padStart(2, '0')}`;
+}
+
+describe('webmail logs', () => {
+  it('date lines like PHP date("d-M-Y H:i:s O") in local time', () => {
+    assert.equal(formatLogDate(AT), `22-Nov-2026 06:52:34 ${zone(AT)}`);
+    assert.equal(formatLogDate(new Date(2027, 0, 5, 23, 4, 5)).slice(0, 20), '05-Jan-2027 23:04:05');
+  });
+
+  it('write an error with the file and line that raised it, and the session and request', () => {
+    const dir = scratchDir();
+    const log = new ErrorLog(dir, () => AT);
+    // raise() must report the line of this call, so the expected line is read from this very statement
+    log.raise({ method: 'POST', uri: '/webmail/?_task=mail&_action=refresh', sessionId: 'ti98ukfp0qasnk0u' }, 'Request security check failed'); const line = new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1];
+    assert.equal(
+      readFileSync(join(dir, 'errors.log'), 'utf8'),
+      `[22-Nov-2026 06:52:34 ${zone(AT)}]: <ti98ukfp> PHP Error: Request security check failed in test/webmail/logs.spec.ts on line ${line} (POST /webmail/?_task=mail&_action=refresh)\n`,
+    );
+  });
+
+  it('append _task/_action from a POST body to the URI unless the query has them, and strip tags', () => {
+    const post = { method: 'POST', sessionId: undefined, bodyAction: 'send', bodyTask: 'mail' };
+    assert.equal(loggedUri({ ...post, uri: '/webmail/?_task=mail&_unlock=loading1&_framed=1' }), '/webmail/?_task=mail&_unlock=loading1&_framed=1&_action=send');
+    assert.equal(loggedUri({ ...post, uri: '/webmail/' }), '/webmail/?_task=mail&_action=send');
+    assert.equal(loggedUri({ ...post, method: 'GET', uri: '/webmail/?_task=logout&_token=<b>x</b>' }), '/webmail/?_task=logout&_token=x');
+  });
+
+  it('keep a forged line break in a username out of userlogins.log', () => {
+    const dir = scratchDir();
+    const log = new LoginLog(dir, () => AT);
+    log.failed('mallory\n[22-Nov-2026 06:52:34 +0000]: Failed login for x from 10.0.0.1', '127.0.0.1', 'abcdefghijklmnopqrstuv1234', LoginError.failed);
+    const lines = readFileSync(join(dir, 'userlogins.log'), 'utf8').split('\n').filter(Boolean);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /^\[[^\]]+\]: <abcdefgh> Failed login for mallory\?\[.* from 127\.0\.0\.1 in session abcdefghijklmnop \(error: 0\)$/);
+  });
+});
+
+describe('login rate limit', () => {
+  it('locks an account after the limit of failures within the window, and only until it ends', () => {
+    let now = 0;
+    const limit = new LoginRateLimit(3, 60_000, () => now);
+    for (let i = 0; i < 3; i += 1) {
+      assert.equal(limit.isLocked('a'), false);
+      limit.recordFailure('a');
+      now += 1000;
+    }
+    assert.equal(limit.isLocked('a'), true);
+    assert.equal(limit.isLocked('b'), false);
+    now = 59_999;
+    assert.equal(limit.isLocked('a'), true);
+    now = 60_000;
+    assert.equal(limit.isLocked('a'), false);
+    limit.recordFailure('a');
+    assert.equal(limit.isLocked('a'), false);
+  });
+
+  it('is off at 0', () => {
+    const limit = new LoginRateLimit(0, 60_000);
+    for (let i = 0; i < 5; i += 1) limit.recordFailure('a');
+    assert.equal(limit.isLocked('a'), false);
+  });
+});
