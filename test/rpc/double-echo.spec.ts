@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Metadata, status, type Client } from '@grpc/grpc-js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/rpc-server.ts';
 import { collect, doubleEchoAll, nextReplies, openDoubleEcho, testClient } from './support/rpc-client.ts';
-
-/** Waits (bounded) for the server to have closed every DoubleEcho stream. */
-async function streamsClosed(server: RunningRpcServer): Promise<void> {
-  for (let i = 0; i < 100 && server.streams.open > 0; i++) await sleep(10);
-  assert.equal(server.streams.open, 0, 'the server still holds a DoubleEcho stream');
-}
+import { streamsClosed } from './support/streams-closed.ts';
 
 describe('TestService DoubleEcho', () => {
   let server: RunningRpcServer;
