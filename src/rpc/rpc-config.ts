@@ -21,6 +21,14 @@ function integerFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min
   return value;
 }
 
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+function logLevelFrom(env: NodeJS.ProcessEnv): string {
+  const level = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
+  return level;
+}
+
 export function loadRpcConfig(env: NodeJS.ProcessEnv = process.env): RpcConfig {
   return {
     host: env.RPC_HOST?.trim() || '0.0.0.0',
@@ -28,6 +36,6 @@ export function loadRpcConfig(env: NodeJS.ProcessEnv = process.env): RpcConfig {
     maxReceiveMessageBytes: integerFrom(env, 'RPC_MAX_RECEIVE_MESSAGE_BYTES', DEFAULT_MAX_MESSAGE_BYTES, 1, 2 ** 31 - 1),
     maxSendMessageBytes: integerFrom(env, 'RPC_MAX_SEND_MESSAGE_BYTES', DEFAULT_MAX_MESSAGE_BYTES, 1, 2 ** 31 - 1),
     shutdownGraceMs: integerFrom(env, 'RPC_SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    logLevel: logLevelFrom(env),
   };
 }

@@ -37,5 +37,6 @@ describe('RPC config', () => {
     assert.throws(() => loadRpcConfig({ RPC_PORT: '70000' }), /RPC_PORT/);
     assert.throws(() => loadRpcConfig({ RPC_MAX_RECEIVE_MESSAGE_BYTES: '0' }), /RPC_MAX_RECEIVE_MESSAGE_BYTES/);
     assert.throws(() => loadRpcConfig({ RPC_SHUTDOWN_GRACE_MS: '1.5' }), /RPC_SHUTDOWN_GRACE_MS/);
+    assert.throws(() => loadRpcConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL must be one of trace, debug/);
   });
 });
