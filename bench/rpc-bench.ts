@@ -27,8 +27,10 @@ const start = (file: string, args: string[] = []) =>
 
 async function ask<T>(child: ChildProcess, message?: unknown): Promise<T> {
   const answered = once(child, 'message');
+  // A child that dies would otherwise leave the bench waiting for its answer forever.
+  const died = once(child, 'exit').then(([code]) => Promise.reject(new Error(`bench child exited with ${code}`)));
   if (message !== undefined) child.send(message as string);
-  return (await answered)[0] as T;
+  return ((await Promise.race([answered, died])) as unknown[])[0] as T;
 }
 
 function echoFrame(): number[] {

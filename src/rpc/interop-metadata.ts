@@ -1,4 +1,4 @@
-import { Metadata } from '@grpc/grpc-js';
+import { Metadata, type MetadataValue } from '@grpc/grpc-js';
 
 /** Request headers that the canonical gRPC interop server echoes back; clients test metadata paths with them. */
 export const ECHO_INITIAL_KEY = 'x-grpc-test-echo-initial';
@@ -20,7 +20,7 @@ export function echoedMetadata(request: Metadata): EchoedMetadata {
   return { initial: copied(ECHO_INITIAL_KEY, initial), trailing: copied(ECHO_TRAILING_KEY, trailing) };
 }
 
-function copied(key: string, values: ReturnType<Metadata['get']>): Metadata | undefined {
+function copied(key: string, values: MetadataValue[]): Metadata | undefined {
   if (values.length === 0) return undefined;
   const metadata = new Metadata();
   for (const value of values) metadata.add(key, value);

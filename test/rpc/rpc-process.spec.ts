@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import { startRpcServer } from '../../src/rpc/rpc-server.ts';
 import { collect, nextReplies, openDoubleEcho, testClient, unary } from './support/rpc-client.ts';
@@ -13,6 +14,11 @@ describe('TestService process (npm run rpc)', function () {
     return rpc;
   };
   afterEach(() => started.splice(0).forEach((rpc) => rpc.kill()));
+
+  it('is what `npm run rpc` starts', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+    assert.equal(pkg.scripts.rpc, 'node --import tsx src/rpc/main.ts');
+  });
 
   it('on SIGTERM lets an in-flight stream finish, refuses new calls, then exits 0', async () => {
     const rpc = start();
