@@ -139,4 +139,18 @@ describe('TestService unary methods', () => {
       }
     });
   });
+
+  describe('with a lowered send limit', () => {
+    it('refuses to send a reply over it with RESOURCE_EXHAUSTED', async () => {
+      const small = await startRpcServer({ port: 0, maxSendMessageBytes: 1024 });
+      const plain = testClient(small.target);
+      try {
+        assert.equal((await unary(plain, 'Echo', { payload: 'y'.repeat(1021) })).value.payload.length, 1021);
+        await assert.rejects(unary(plain, 'Echo', { payload: 'y'.repeat(1022) }), rejectsWith(status.RESOURCE_EXHAUSTED));
+      } finally {
+        plain.close();
+        small.forceShutdown();
+      }
+    });
+  });
 });
