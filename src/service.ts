@@ -5,29 +5,32 @@ import type { AccountStore } from './accounts/account-store.ts';
 import { SqliteAccountStore } from './accounts/sqlite-account-store.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
-import { SqliteEventStore } from './events/sqlite-event-store.ts';
 import { createApp } from './http/app.ts';
+import { countedEventStore } from './metrics/counted-event-store.ts';
+import { natsPublishFailures, watchProjection } from './metrics/metrics.ts';
 import { InProcessNotifier } from './notifications/in-process-notifier.ts';
 import { NatsNotifier } from './notifications/nats-notifier.ts';
 import type { Notifier } from './notifications/notifier.ts';
-import { FilterProjector } from './projections/filter-projector.ts';
-import type { ReadStore } from './projections/read-store.ts';
-import { SqliteReadStore } from './projections/sqlite-read-store.ts';
+import { CheckpointCatchUp } from './projections/checkpoint-catch-up.ts';
+import { LeasedProjector } from './projections/leased-projector.ts';
+import { projectionSource } from './projections/projection-source.ts';
+import type { ManagedReadStore } from './projections/read-model-admin.ts';
 import type { Logger } from './shared/logger.ts';
+import { openEventStore, openReadStore } from './stores.ts';
 
 export interface Stores {
   readonly accounts: AccountStore;
   readonly events: EventStore;
-  readonly reads: ReadStore;
+  readonly reads: ManagedReadStore;
   readonly notifier: Notifier;
 }
 
-/** The embedded default for every port not configured otherwise. */
+/** The embedded default for every port not configured otherwise (see stores.ts). */
 export async function openStores(config: Config): Promise<Stores> {
   return {
     accounts: SqliteAccountStore.inDataDir(config.dataDir),
-    events: SqliteEventStore.inDataDir(config.dataDir),
-    reads: SqliteReadStore.inDataDir(config.dataDir),
+    events: countedEventStore(openEventStore(config)),
+    reads: await openReadStore(config),
     notifier: config.natsUrl ? await NatsNotifier.connect(config.natsUrl) : new InProcessNotifier(),
   };
 }
@@ -36,7 +39,8 @@ export interface RunningService {
   readonly server: Server;
   readonly url: string;
   readonly stores: Stores;
-  readonly projector: FilterProjector;
+  /** Null when PROJECTOR=off: a separate `npm run projector` process keeps the read models. */
+  readonly projector: LeasedProjector | null;
   /** Stops taking requests, lets in-flight ones finish, stops the projector and closes the stores. */
   close(): Promise<void>;
 }
@@ -49,12 +53,23 @@ export interface ServiceOptions {
   readonly onClose?: () => Promise<void>;
 }
 
-/** Everything in one process: HTTP API, projector and stores (the embedded default topology). */
+/**
+ * The HTTP API with, unless PROJECTOR=off, a projector that runs while this process holds the projector
+ * lease (the embedded default: everything in one process). Without one, writes wait on the shared checkpoint.
+ */
 export async function startService({ config, logger, stores: given, before, onClose }: ServiceOptions): Promise<RunningService> {
   const stores = given ?? (await openStores(config));
-  const projector = new FilterProjector(stores.events, stores.reads, stores.notifier, logger);
-  await projector.start();
-  const app = createApp({ ...stores, catchUp: projector, logger, isReady: () => true, before });
+  const projector = config.projector
+    ? new LeasedProjector(stores.events, stores.reads, stores.notifier, {
+        leaseMs: config.projectorLeaseMs,
+        logger,
+        onAnnounceFailure: () => natsPublishFailures.inc(),
+      })
+    : null;
+  await projector?.start();
+  watchProjection(projectionSource(stores.events, stores.reads, projector));
+  const catchUp = projector ?? new CheckpointCatchUp(stores.reads);
+  const app = createApp({ ...stores, catchUp, logger, isReady: () => true, before });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -66,7 +81,7 @@ export async function startService({ config, logger, stores: given, before, onCl
   const close = () =>
     (closing ??= (async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await projector.stop();
+      await projector?.stop();
       await onClose?.();
       await stores.notifier.close();
       await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);
