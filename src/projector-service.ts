@@ -24,7 +24,7 @@ export interface RunningProjector {
  * and keeps the others waiting to take over. It serves only GET /health and GET /metrics.
  */
 export async function startProjectorService(config: Config, logger: Logger): Promise<RunningProjector> {
-  const events = openEventStore(config);
+  const events = await openEventStore(config);
   const reads = await openReadStore(config);
   const notifier = config.natsUrl ? await NatsNotifier.connect(config.natsUrl, 'content-filters-projector') : new InProcessNotifier();
   if (!config.natsUrl) logger.warn('NATS_URL is not set: filters_changed stays inside this process, where nobody listens');

@@ -29,7 +29,7 @@ export interface Stores {
 export async function openStores(config: Config): Promise<Stores> {
   return {
     accounts: SqliteAccountStore.inDataDir(config.dataDir),
-    events: countedEventStore(openEventStore(config)),
+    events: countedEventStore(await openEventStore(config)),
     reads: await openReadStore(config),
     notifier: config.natsUrl ? await NatsNotifier.connect(config.natsUrl) : new InProcessNotifier(),
   };

@@ -17,6 +17,9 @@ export interface RebuildReport {
   readonly generation: number;
   /** Events this process projected into the new generation. */
   readonly events: number;
+  /** Time spent projecting, which the events/s figure is about. */
+  readonly fillSeconds: number;
+  /** Everything, the wait for the handover included. */
   readonly seconds: number;
   /** Who made the new generation current: the running projector, or this process when none ran. */
   readonly swappedBy: 'projector' | 'rebuild';
@@ -36,20 +39,29 @@ export async function rebuildReadModels(events: EventStore, reads: ManagedReadSt
   const generation = await reads.createGeneration();
   const target = reads.generation(generation);
   let applied = 0;
+  let filling = 0n;
   const fill = async () => {
+    const from = process.hrtime.bigint();
     const before = applied;
     const upTo = await reads.checkpoint(FILTERS_PROJECTION);
     applied += await fillGeneration(events, target, upTo, (p) => options.onProgress?.({ ...p, events: before + p.events }));
+    filling += process.hrtime.bigint() - from;
   };
   // The second pass takes in what the live projector did during the first, so the handover is short.
   await fill();
   await fill();
   await reads.markPending(generation);
-  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const report = (swappedBy: RebuildReport['swappedBy']): RebuildReport => ({
+    generation,
+    events: applied,
+    fillSeconds: Number(filling) / 1e9,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    swappedBy,
+  });
   const owner = `rebuild:${process.pid}:${randomUUID().slice(0, 8)}`;
   const deadline = Date.now() + options.handoverTimeoutMs;
   for (;;) {
-    if ((await reads.currentGeneration()) === generation) return { generation, events: applied, seconds: seconds(), swappedBy: 'projector' };
+    if ((await reads.currentGeneration()) === generation) return report('projector');
     if ((await reads.pendingGeneration()) !== generation) throw new RebuildError('another rebuild replaced this one before it was swapped in');
     if (await reads.tryLease(FILTERS_LEASE, owner, options.leaseMs)) {
       try {
@@ -58,7 +70,7 @@ export async function rebuildReadModels(events: EventStore, reads: ManagedReadSt
       } finally {
         await reads.releaseLease(FILTERS_LEASE, owner);
       }
-      return { generation, events: applied, seconds: seconds(), swappedBy: 'rebuild' };
+      return report('rebuild');
     }
     if (Date.now() > deadline) throw new RebuildError(`the running projector did not swap generation ${generation} in within ${options.handoverTimeoutMs} ms; it stays pending`);
     await delay(50);
