@@ -47,9 +47,9 @@ export class LeasedProjector implements CatchUp {
     this.fallback = new CheckpointCatchUp(reads);
   }
 
-  /** True while this process projects (it holds the lease and its projector runs). */
+  /** True while this process projects: from taking the lease until it is lost, given up or stopped. */
   get isLeader(): boolean {
-    return this.projector !== null && this.holdsLease();
+    return this.projector !== null;
   }
 
   async start(): Promise<void> {

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { isId } from '../shared/ids.ts';
 import type { SqliteDatabase } from '../shared/sqlite.ts';
 import type { FilterView, V1FilterRecord } from './filter-view.ts';
 import { v1RecordsOf } from './filter-view.ts';
@@ -37,7 +38,8 @@ type Doc = { doc: string };
 const parse = <T>(row: Doc | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
 
 /**
- * One generation's tables and prepared statements. Writes are not transactions by themselves: the
+ * One generation's tables and prepared statements. Queries check their ids first, as the MongoDB store
+ * must: whatever is not an id names no record. Writes are not transactions by themselves: the
  * store runs them inside one, together with the look-up of the current generation.
  */
 export class SqliteReadTables {
@@ -68,6 +70,7 @@ export class SqliteReadTables {
   }
 
   loadFilter(filterId: string): FilterView | null {
+    if (!isId(filterId)) return null;
     return parse(this.q.loadFilter.get(filterId));
   }
 
@@ -77,18 +80,22 @@ export class SqliteReadTables {
   }
 
   listFilters(accountId: string): FilterView[] {
+    if (!isId(accountId)) return [];
     return this.q.listFilters.all(accountId).map((row) => JSON.parse(row.doc) as FilterView);
   }
 
   getFilter(accountId: string, filterId: string): FilterView | null {
+    if (!isId(accountId) || !isId(filterId)) return null;
     return parse(this.q.getFilter.get(filterId, accountId));
   }
 
   listV1Filters(accountId: string): V1FilterRecord[] {
+    if (!isId(accountId)) return [];
     return this.q.listV1.all(accountId).map((row) => JSON.parse(row.doc) as V1FilterRecord);
   }
 
   getV1Filter(accountId: string, keywordId: string): V1FilterRecord | null {
+    if (!isId(accountId) || !isId(keywordId)) return null;
     return parse(this.q.getV1.get(keywordId, accountId));
   }
 
@@ -99,6 +106,7 @@ export class SqliteReadTables {
   }
 
   findFilterStatus(accountId: string, filterStatusId: string): FilterStatusLocation | null {
+    if (!isId(accountId) || !isId(filterStatusId)) return null;
     const row = this.q.findStatus.get(filterStatusId, accountId);
     if (!row) return null;
     const status = this.getFilter(accountId, row.filter_id)?.statuses.find((s) => s.id === filterStatusId);

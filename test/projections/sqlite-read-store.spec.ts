@@ -1,5 +1,6 @@
 import { SqliteReadStore } from '../../src/projections/sqlite-read-store.ts';
 import type { ManagedReadStore } from '../../src/projections/read-model-admin.ts';
+import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
 import { managedReadStoreContract } from '../contracts/read-model-admin.contract.ts';
 import { readStoreContract } from '../contracts/read-store.contract.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -21,5 +22,11 @@ managedReadStoreContract('SQLite', () => ({
   },
   async openSibling(store) {
     return SqliteReadStore.inDataDir(dirs.get(store)!);
+  },
+}));
+
+hostileIdsContract('SQLite', () => ({
+  async open() {
+    return SqliteReadStore.inDataDir(tempDir());
   },
 }));
