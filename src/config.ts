@@ -8,6 +8,10 @@ export interface Config {
   readonly logLevel: string;
   readonly eventStoreUrl: string | undefined;
   readonly mongodbUrl: string | undefined;
+  /** False for HTTP processes of a scaled-out topology: a separate `npm run projector` keeps the read models. */
+  readonly projector: boolean;
+  /** How long a projector's lease lasts without renewal; a crashed projector's lease is taken over after it. */
+  readonly projectorLeaseMs: number;
 }
 
 function portFrom(value: string | undefined, fallback: number, name: string): number {
@@ -15,6 +19,21 @@ function portFrom(value: string | undefined, fallback: number, name: string): nu
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got ${value}`);
   return port;
+}
+
+function switchFrom(value: string | undefined, fallback: boolean, name: string): boolean {
+  const v = value?.trim().toLowerCase();
+  if (v === undefined || v === '') return fallback;
+  if (['on', 'true', '1', 'yes'].includes(v)) return true;
+  if (['off', 'false', '0', 'no'].includes(v)) return false;
+  throw new Error(`${name} must be on or off, got ${value}`);
+}
+
+function millisFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 300 || ms > 600_000) throw new Error(`${name} must be milliseconds from 300 to 600000, got ${value}`);
+  return ms;
 }
 
 function optional(value: string | undefined): string | undefined {
@@ -30,5 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: optional(env.LOG_LEVEL) ?? 'info',
     eventStoreUrl: optional(env.EVENTSTORE_URL),
     mongodbUrl: optional(env.MONGODB_URL),
+    projector: switchFrom(env.PROJECTOR, true, 'PROJECTOR'),
+    projectorLeaseMs: millisFrom(env.PROJECTOR_LEASE_MS, 10_000, 'PROJECTOR_LEASE_MS'),
   };
 }

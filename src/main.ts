@@ -1,13 +1,17 @@
 import { loadConfig } from './config.ts';
 import { startService } from './service.ts';
 import { createLogger } from './shared/logger.ts';
+import { describeStores } from './stores.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 
 try {
   const service = await startService({ config, logger });
-  logger.info({ url: service.url, dataDir: config.dataDir, nats: config.natsUrl ?? 'in-process' }, 'content-filters listening');
+  logger.info(
+    { url: service.url, dataDir: config.dataDir, nats: config.natsUrl ?? 'in-process', ...describeStores(config), projector: config.projector },
+    'content-filters listening',
+  );
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {

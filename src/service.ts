@@ -4,32 +4,35 @@ import type { AccountStore } from './accounts/account-store.ts';
 import { SqliteAccountStore } from './accounts/sqlite-account-store.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
-import { SqliteEventStore } from './events/sqlite-event-store.ts';
 import { createApp } from './http/app.ts';
 import { createWebmail } from './http/webmail/index.ts';
+import { countedEventStore } from './metrics/counted-event-store.ts';
+import { natsPublishFailures, watchProjection } from './metrics/metrics.ts';
 import { InProcessNotifier } from './notifications/in-process-notifier.ts';
 import { NatsNotifier } from './notifications/nats-notifier.ts';
 import type { Notifier } from './notifications/notifier.ts';
-import { FilterProjector } from './projections/filter-projector.ts';
-import type { ReadStore } from './projections/read-store.ts';
-import { SqliteReadStore } from './projections/sqlite-read-store.ts';
+import { CheckpointCatchUp } from './projections/checkpoint-catch-up.ts';
+import { LeasedProjector } from './projections/leased-projector.ts';
+import { projectionSource } from './projections/projection-source.ts';
+import type { ManagedReadStore } from './projections/read-model-admin.ts';
 import type { Logger } from './shared/logger.ts';
+import { openEventStore, openReadStore } from './stores.ts';
 
 export interface Stores {
   readonly dataDir: string;
   readonly accounts: AccountStore;
   readonly events: EventStore;
-  readonly reads: ReadStore;
+  readonly reads: ManagedReadStore;
   readonly notifier: Notifier;
 }
 
-/** The embedded default for every port not configured otherwise. */
+/** The embedded default for every port not configured otherwise (see stores.ts). */
 export async function openStores(config: Config): Promise<Stores> {
   return {
     dataDir: config.dataDir,
     accounts: SqliteAccountStore.inDataDir(config.dataDir),
-    events: SqliteEventStore.inDataDir(config.dataDir),
-    reads: SqliteReadStore.inDataDir(config.dataDir),
+    events: countedEventStore(await openEventStore(config)),
+    reads: await openReadStore(config),
     notifier: config.natsUrl ? await NatsNotifier.connect(config.natsUrl) : new InProcessNotifier(),
   };
 }
@@ -38,7 +41,8 @@ export interface RunningService {
   readonly server: Server;
   readonly url: string;
   readonly stores: Stores;
-  readonly projector: FilterProjector;
+  /** Null when PROJECTOR=off: a separate `npm run projector` process keeps the read models. */
+  readonly projector: LeasedProjector | null;
   /** Stops taking requests, lets in-flight ones finish, stops the projector and closes the stores. */
   close(): Promise<void>;
 }
@@ -51,13 +55,24 @@ export interface ServiceOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** Everything in one process: HTTP API, projector and stores (the embedded default topology). */
+/**
+ * The HTTP API with, unless PROJECTOR=off, a projector that runs while this process holds the projector
+ * lease (the embedded default: everything in one process). Without one, writes wait on the shared checkpoint.
+ */
 export async function startService({ config, logger, stores: given, env }: ServiceOptions): Promise<RunningService> {
   const stores = given ?? (await openStores(config));
   const webmail = createWebmail({ accounts: stores.accounts, dataDir: config.dataDir, env: env ?? process.env });
-  const projector = new FilterProjector(stores.events, stores.reads, stores.notifier, logger);
-  await projector.start();
-  const app = createApp({ ...stores, catchUp: projector, logger, isReady: () => true, before: [webmail.middleware] });
+  const projector = config.projector
+    ? new LeasedProjector(stores.events, stores.reads, stores.notifier, {
+        leaseMs: config.projectorLeaseMs,
+        logger,
+        onAnnounceFailure: () => natsPublishFailures.inc(),
+      })
+    : null;
+  await projector?.start();
+  watchProjection(projectionSource(stores.events, stores.reads, projector));
+  const catchUp = projector ?? new CheckpointCatchUp(stores.reads);
+  const app = createApp({ ...stores, catchUp, logger, isReady: () => true, before: [webmail.middleware] });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -69,7 +84,7 @@ export async function startService({ config, logger, stores: given, env }: Servi
   const close = () =>
     (closing ??= (async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await projector.stop();
+      await projector?.stop();
       await webmail.close();
       await stores.notifier.close();
       await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);

@@ -1,7 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { AccountError } from '../accounts/account-store.ts';
 import { loadConfig } from '../config.ts';
+import { RebuildError } from '../projections/rebuild-read-models.ts';
 import { accountCommands } from './account-commands.ts';
+import { auditCommands } from './audit-commands.ts';
+import { projectionCommands } from './projection-commands.ts';
 import { tokenCommands } from './token-commands.ts';
 
 /**
@@ -16,6 +19,8 @@ export function buildCli(): Command {
     .exitOverride();
   program.addCommand(accountCommands(config));
   program.addCommand(tokenCommands(config));
+  for (const command of auditCommands(config)) program.addCommand(command);
+  program.addCommand(projectionCommands(config));
   return program;
 }
 
@@ -25,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof AccountError) {
+    if (error instanceof AccountError || error instanceof RebuildError) {
       process.stderr.write(`error: ${error.message}\n`);
       return 1;
     }

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
+import { httpMetrics, metricsEndpoint } from '../metrics/http-metrics.ts';
 import { authenticate, requireFilterScope } from './authentication.ts';
 import { jsonErrors } from './http-errors.ts';
 import { requestId } from './request-id.ts';
@@ -42,6 +43,7 @@ function filtersRouter(deps: AppDeps): Router {
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.use(requestId);
+  app.use(httpMetrics(deps.logger));
   for (const middleware of deps.before ?? []) app.use(middleware);
   app.use(jsonErrors(deps.logger));
   const health = new Router();
@@ -49,6 +51,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.status = deps.isReady() ? 200 : 503;
     ctx.body = { status: deps.isReady() ? 'ok' : 'starting' };
   });
+  health.get('/metrics', metricsEndpoint);
   const filters = filtersRouter(deps);
   app.use(health.routes());
   app.use(filters.routes());

@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore, RecordedEvent } from '../events/event-store.ts';
-import { filterIdOfStream, isFilterEvent, type EventMetadata } from '../events/filter-events.ts';
+import type { EventMetadata } from '../events/filter-events.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { silentLogger, type Logger } from '../shared/logger.ts';
 import type { CatchUp } from './catch-up.ts';
-import { projectFilter } from './filter-view.ts';
+import { projectRecorded } from './project-recorded.ts';
 import type { ReadStore } from './read-store.ts';
 
 export const FILTERS_PROJECTION = 'filters';
@@ -124,21 +124,8 @@ export class FilterProjector implements CatchUp {
   }
 
   private async apply(recorded: RecordedEvent): Promise<void> {
-    const checkpoint = { projection: FILTERS_PROJECTION, position: recorded.position };
-    const filterId = filterIdOfStream(recorded.streamName);
-    const event = { type: recorded.type, data: recorded.data };
-    if (filterId === null || !isFilterEvent(event)) {
-      await this.reads.advanceCheckpoint(checkpoint);
-      return;
-    }
-    const view = projectFilter(await this.reads.loadFilter(filterId), event, Number(recorded.revision));
-    if (!view) {
-      this.logger.warn({ stream: recorded.streamName, type: recorded.type }, 'event for a filter the read model does not know; skipped');
-      await this.reads.advanceCheckpoint(checkpoint);
-      return;
-    }
-    await this.reads.saveFilter(view, checkpoint);
-    if (endsCommit(recorded.metadata)) await this.announce(view.accountId);
+    const view = await projectRecorded(this.reads, FILTERS_PROJECTION, recorded, this.logger);
+    if (view && endsCommit(recorded.metadata)) await this.announce(view.accountId);
   }
 
   private async announce(accountId: string): Promise<void> {

@@ -2,90 +2,71 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { openSqlite, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { FilterView, V1FilterRecord } from './filter-view.ts';
-import { v1RecordsOf } from './filter-view.ts';
+import type { ManagedReadStore } from './read-model-admin.ts';
 import type { Checkpoint, FilterStatusLocation, KeywordLocation, ReadStore } from './read-store.ts';
+import { dropTables, SqliteReadTables } from './sqlite-read-tables.ts';
 
 const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS filters (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    revision INTEGER NOT NULL,
-    deleted INTEGER NOT NULL,
-    doc TEXT NOT NULL
+  CREATE TABLE IF NOT EXISTS read_model_pointer (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    current INTEGER NOT NULL,
+    pending INTEGER,
+    next INTEGER NOT NULL
   );
-  CREATE INDEX IF NOT EXISTS filters_by_account ON filters (account_id, deleted);
-  CREATE TABLE IF NOT EXISTS v1_filters (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    filter_id TEXT NOT NULL,
-    doc TEXT NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS v1_filters_by_account ON v1_filters (account_id);
-  CREATE INDEX IF NOT EXISTS v1_filters_by_filter ON v1_filters (filter_id);
-  CREATE TABLE IF NOT EXISTS filter_statuses (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    filter_id TEXT NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS filter_statuses_by_filter ON filter_statuses (filter_id);
-  CREATE TABLE IF NOT EXISTS checkpoints (
-    projection TEXT PRIMARY KEY,
-    position TEXT NOT NULL
+  INSERT OR IGNORE INTO read_model_pointer (id, current, pending, next) VALUES (1, 0, NULL, 1);
+  CREATE TABLE IF NOT EXISTS projection_leases (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
   );
 `;
 
-/** Ids are digit strings of varying length: shorter first gives numeric order without overflow. */
-const BY_ID = 'ORDER BY length(id), id';
+interface Pointer {
+  current: number;
+  pending: number | null;
+  next: number;
+}
 
-const parse = <T>(row: { doc: string } | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
-
-/** Embedded read models in `<DATA_DIR>/read-models.sqlite`. */
-export class SqliteReadStore implements ReadStore {
-  private readonly db: SqliteDatabase;
+/**
+ * Embedded read models in `<DATA_DIR>/read-models.sqlite`. Every query and write first reads which
+ * generation of tables is current (inside the write's transaction), so a swap made by another process
+ * is followed at once. A store made by `generation(n)` is pinned to generation n instead.
+ */
+export class SqliteReadStore implements ManagedReadStore {
+  private readonly tables = new Map<number, SqliteReadTables>();
   private readonly saveTx: BetterSqlite3.Transaction<(view: FilterView, checkpoint: Checkpoint) => void>;
   private readonly advanceTx: BetterSqlite3.Transaction<(checkpoint: Checkpoint) => void>;
+  private readonly pointer: BetterSqlite3.Statement<[], Pointer>;
 
-  constructor(path: string) {
-    this.db = openSqlite(path);
-    this.db.exec(SCHEMA);
-    const storedRevision = this.db.prepare<[string], { revision: number }>('SELECT revision FROM filters WHERE id = ?');
-    const upsertFilter = this.db.prepare(
-      `INSERT INTO filters (id, account_id, revision, deleted, doc) VALUES (@id, @accountId, @revision, @deleted, @doc)
-       ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, doc = excluded.doc`,
-    );
-    const clearV1 = this.db.prepare('DELETE FROM v1_filters WHERE filter_id = ?');
-    const insertV1 = this.db.prepare('INSERT INTO v1_filters (id, account_id, filter_id, doc) VALUES (?, ?, ?, ?)');
-    const clearStatuses = this.db.prepare('DELETE FROM filter_statuses WHERE filter_id = ?');
-    const insertStatus = this.db.prepare('INSERT INTO filter_statuses (id, account_id, filter_id) VALUES (?, ?, ?)');
-    const readCheckpoint = this.db.prepare<[string], { position: string }>('SELECT position FROM checkpoints WHERE projection = ?');
-    const writeCheckpoint = this.db.prepare(
-      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
-    );
+  private constructor(
+    private readonly db: SqliteDatabase,
+    private readonly pinned: number | null,
+  ) {
+    db.exec(SCHEMA);
+    this.pointer = db.prepare<[], Pointer>('SELECT current, pending, next FROM read_model_pointer WHERE id = 1');
+    this.saveTx = db.transaction((view, checkpoint) => this.tablesNow().save(view, checkpoint));
+    this.advanceTx = db.transaction((checkpoint) => this.tablesNow().advance(checkpoint));
+  }
 
-    this.advanceTx = this.db.transaction(({ projection, position }: Checkpoint) => {
-      const current = readCheckpoint.get(projection);
-      if (current && BigInt(current.position) >= position) return;
-      writeCheckpoint.run(projection, position.toString());
-    });
-    this.saveTx = this.db.transaction((view: FilterView, checkpoint: Checkpoint) => {
-      const stored = storedRevision.get(view.id);
-      if (!stored || stored.revision < view.revision) {
-        upsertFilter.run({ id: view.id, accountId: view.accountId, revision: view.revision, deleted: view.deleted ? 1 : 0, doc: JSON.stringify(view) });
-        clearV1.run(view.id);
-        for (const record of v1RecordsOf(view)) insertV1.run(record.id, record.accountId, record.filterId, JSON.stringify(record));
-        clearStatuses.run(view.id);
-        for (const status of view.deleted ? [] : view.statuses) insertStatus.run(status.id, view.accountId, view.id);
-      }
-      this.advanceTx(checkpoint);
-    });
+  static open(path: string): SqliteReadStore {
+    return new SqliteReadStore(openSqlite(path), null);
   }
 
   static inDataDir(dataDir: string): SqliteReadStore {
-    return new SqliteReadStore(join(dataDir, 'read-models.sqlite'));
+    return SqliteReadStore.open(join(dataDir, 'read-models.sqlite'));
+  }
+
+  /**
+   * For a connection that only fills a fresh generation: commits need not reach the disk one by one, since
+   * a crash merely leaves a generation that nobody reads (WAL keeps the file consistent either way).
+   */
+  relaxDurability(): this {
+    this.db.pragma('synchronous = NORMAL');
+    return this;
   }
 
   async loadFilter(filterId: string): Promise<FilterView | null> {
-    return parse(this.db.prepare<[string], { doc: string }>('SELECT doc FROM filters WHERE id = ?').get(filterId));
+    return this.tablesNow().loadFilter(filterId);
   }
 
   async saveFilter(view: FilterView, checkpoint: Checkpoint): Promise<void> {
@@ -97,51 +78,104 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async checkpoint(projection: string): Promise<bigint | null> {
-    const row = this.db.prepare<[string], { position: string }>('SELECT position FROM checkpoints WHERE projection = ?').get(projection);
-    return row ? BigInt(row.position) : null;
+    return this.tablesNow().checkpoint(projection);
   }
 
   async listFilters(accountId: string): Promise<readonly FilterView[]> {
-    return this.db
-      .prepare<[string], { doc: string }>(`SELECT doc FROM filters WHERE account_id = ? AND deleted = 0 ${BY_ID}`)
-      .all(accountId)
-      .map((row) => JSON.parse(row.doc) as FilterView);
+    return this.tablesNow().listFilters(accountId);
   }
 
   async getFilter(accountId: string, filterId: string): Promise<FilterView | null> {
-    return parse(
-      this.db.prepare<[string, string], { doc: string }>('SELECT doc FROM filters WHERE id = ? AND account_id = ? AND deleted = 0').get(filterId, accountId),
-    );
+    return this.tablesNow().getFilter(accountId, filterId);
   }
 
   async listV1Filters(accountId: string): Promise<readonly V1FilterRecord[]> {
-    return this.db
-      .prepare<[string], { doc: string }>(`SELECT doc FROM v1_filters WHERE account_id = ? ${BY_ID}`)
-      .all(accountId)
-      .map((row) => JSON.parse(row.doc) as V1FilterRecord);
+    return this.tablesNow().listV1Filters(accountId);
   }
 
   async getV1Filter(accountId: string, keywordId: string): Promise<V1FilterRecord | null> {
-    return parse(this.db.prepare<[string, string], { doc: string }>('SELECT doc FROM v1_filters WHERE id = ? AND account_id = ?').get(keywordId, accountId));
+    return this.tablesNow().getV1Filter(accountId, keywordId);
   }
 
   async findKeyword(accountId: string, keywordId: string): Promise<KeywordLocation | null> {
-    const record = await this.getV1Filter(accountId, keywordId);
-    if (!record) return null;
-    return { filterId: record.filterId, keyword: { id: record.id, keyword: record.phrase, wholeWord: record.wholeWord } };
+    return this.tablesNow().findKeyword(accountId, keywordId);
   }
 
   async findFilterStatus(accountId: string, filterStatusId: string): Promise<FilterStatusLocation | null> {
-    const row = this.db
-      .prepare<[string, string], { filter_id: string }>('SELECT filter_id FROM filter_statuses WHERE id = ? AND account_id = ?')
-      .get(filterStatusId, accountId);
-    if (!row) return null;
-    const view = await this.getFilter(accountId, row.filter_id);
-    const status = view?.statuses.find((s) => s.id === filterStatusId);
-    return status ? { filterId: row.filter_id, status } : null;
+    return this.tablesNow().findFilterStatus(accountId, filterStatusId);
+  }
+
+  async tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    const take = this.db.transaction(() => {
+      const now = Date.now();
+      const held = this.db.prepare<[string], { owner: string; expires_at: number }>('SELECT owner, expires_at FROM projection_leases WHERE name = ?').get(name);
+      if (held && held.owner !== owner && held.expires_at > now) return false;
+      this.db
+        .prepare('INSERT INTO projection_leases (name, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at')
+        .run(name, owner, now + ttlMs);
+      return true;
+    });
+    return take.immediate();
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    if (this.db.open) this.db.prepare('DELETE FROM projection_leases WHERE name = ? AND owner = ?').run(name, owner);
+  }
+
+  async currentGeneration(): Promise<number> {
+    return this.pointer.get()!.current;
+  }
+
+  async pendingGeneration(): Promise<number | null> {
+    return this.pointer.get()!.pending;
+  }
+
+  async createGeneration(): Promise<number> {
+    const create = this.db.transaction(() => {
+      const { current, next } = this.pointer.get()!;
+      this.db.prepare('UPDATE read_model_pointer SET next = ? WHERE id = 1').run(next + 1);
+      for (const generation of this.storedGenerations()) {
+        if (generation < current) dropTables(this.db, generation);
+      }
+      for (const cached of this.tables.keys()) if (cached < current) this.tables.delete(cached);
+      this.tables.set(next, new SqliteReadTables(this.db, next));
+      return next;
+    });
+    return create.immediate();
+  }
+
+  generation(generation: number): ReadStore {
+    return new SqliteReadStore(this.db, generation);
+  }
+
+  async markPending(generation: number): Promise<void> {
+    this.db.prepare('UPDATE read_model_pointer SET pending = ? WHERE id = 1').run(generation);
+  }
+
+  async swapIn(generation: number): Promise<boolean> {
+    const result = this.db.prepare('UPDATE read_model_pointer SET current = pending, pending = NULL WHERE id = 1 AND pending = ?').run(generation);
+    return result.changes === 1;
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    // A pinned store shares its parent's connection; the parent closes it.
+    if (this.pinned === null && this.db.open) this.db.close();
+  }
+
+  private tablesNow(): SqliteReadTables {
+    const generation = this.pinned ?? this.pointer.get()!.current;
+    let tables = this.tables.get(generation);
+    if (!tables) {
+      tables = new SqliteReadTables(this.db, generation);
+      this.tables.set(generation, tables);
+    }
+    return tables;
+  }
+
+  private storedGenerations(): number[] {
+    return this.db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND (name = 'checkpoints' OR name GLOB 'checkpoints_g[0-9]*')")
+      .all()
+      .map(({ name }) => (name === 'checkpoints' ? 0 : Number(name.slice('checkpoints_g'.length))));
   }
 }

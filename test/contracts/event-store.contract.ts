@@ -44,6 +44,16 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
       assert.ok(!Number.isNaN(Date.parse(read[0]!.recordedAt)));
     });
 
+    it('gives every event of one append its own, growing position', async () => {
+      const name = stream();
+      const result = await store.appendToStream(name, [event(1), event(2), event(3)], 'no_stream');
+      const positions = (await store.readAll({ after: result.position - 1n, limit: 10 })).map((e) => e.position);
+      assert.ok(positions.includes(result.position));
+      const mine = (await store.readStream(name)).map((e) => e.position);
+      assert.equal(new Set(mine).size, 3, `positions ${mine.join(', ')}`);
+      assert.ok(mine[0]! < mine[1]! && mine[1]! < mine[2]!, `positions ${mine.join(', ')}`);
+    });
+
     it('reads a stream that does not exist as empty', async () => {
       assert.deepEqual(await store.readStream(stream()), []);
     });

@@ -1,0 +1,46 @@
+import { Command } from 'commander';
+import type { Config } from '../config.ts';
+import { eventHistory, historyLine } from '../events/event-history.ts';
+import type { LogPoint } from '../events/log-point.ts';
+import { filterJson } from '../http/serializers.ts';
+import { filtersAsOf } from '../projections/filters-as-of.ts';
+import { openEventStore } from '../stores.ts';
+import { idArgument, logPointArgument } from './cli-arguments.ts';
+
+/** Writes a line, waiting when stdout is a slow pipe, so a long history never piles up in memory. */
+async function writeLine(line: string): Promise<void> {
+  if (!process.stdout.write(`${line}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+}
+
+/** `events` and `filters --as-of`: read-only views of the event log, from either event store. */
+export function auditCommands(config: Config): Command[] {
+  const events = new Command('events')
+    .description('Print the event history as NDJSON: type, stream, revision, position, time, data, metadata.')
+    .option('--account <id>', 'only events of filters this account owns', idArgument)
+    .option('--filter <id>', 'only events of this filter', idArgument)
+    .option('--since <position|time>', 'only events after this global position, or recorded at or after this ISO-8601 time', logPointArgument)
+    .action(async (options: { account?: string; filter?: string; since?: LogPoint }) => {
+      const store = await openEventStore(config);
+      try {
+        const query = { accountId: options.account, filterId: options.filter, since: options.since };
+        for await (const event of eventHistory(store, query)) await writeLine(historyLine(event));
+      } finally {
+        await store.close();
+      }
+    });
+
+  const filters = new Command('filters')
+    .description("Print an account's v2 filters as they stood at a moment, replayed from the event log (JSON, as GET /api/v2/filters).")
+    .requiredOption('--account <id>', 'the account', idArgument)
+    .requiredOption('--as-of <position|time>', 'a global position (inclusive) or an ISO-8601 time', logPointArgument)
+    .action(async (options: { account: string; asOf: LogPoint }) => {
+      const store = await openEventStore(config);
+      try {
+        const views = await filtersAsOf(store, options.account, options.asOf);
+        await writeLine(JSON.stringify(views.map(filterJson), null, 2));
+      } finally {
+        await store.close();
+      }
+    });
+  return [events, filters];
+}

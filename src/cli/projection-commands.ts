@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import type { Config } from '../config.ts';
+import { rebuildReadModels } from '../projections/rebuild-read-models.ts';
+import { openEventStore, openReadStore } from '../stores.ts';
+import { progressReporter } from './progress-reporter.ts';
+
+/** `projections rebuild`: fresh read models from the log, swapped in while the service keeps answering. */
+export function projectionCommands(config: Config): Command {
+  const projections = new Command('projections').description('Operate the read models.');
+  projections
+    .command('rebuild')
+    .description('Rebuild the v1 and v2 read models from the event log into fresh tables or collections and swap them in.')
+    .option('--handover-timeout <ms>', 'how long to wait for a running projector to swap the rebuild in', (v) => Number(v), 30_000)
+    .action(async (options: { handoverTimeout: number }) => {
+      const events = await openEventStore(config);
+      const reads = await openReadStore(config, { bulk: true });
+      const progress = progressReporter();
+      try {
+        const report = await rebuildReadModels(events, reads, {
+          leaseMs: config.projectorLeaseMs,
+          handoverTimeoutMs: Math.max(options.handoverTimeout, config.projectorLeaseMs * 2),
+          onProgress: (p) => progress.update(p),
+        });
+        progress.done();
+        const rate = Math.round(report.events / Math.max(report.fillSeconds, 0.001));
+        const by = report.swappedBy === 'projector' ? 'the running projector' : 'this command (no projector was running)';
+        process.stdout.write(
+          `rebuilt ${report.events} events into generation ${report.generation}: ${rate} events/s ` +
+            `(projecting ${report.fillSeconds.toFixed(2)} s, ${report.seconds.toFixed(2)} s in all); swapped in by ${by}\n`,
+        );
+      } finally {
+        progress.done();
+        await Promise.all([events.close(), reads.close()]);
+      }
+    });
+  return projections;
+}

@@ -1,0 +1,206 @@
+import {
+  ANY,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  jsonEvent,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  streamNameFilter,
+  WrongExpectedVersionError,
+  isCommandError,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  type JSONType,
+  type Position,
+  type ReadPosition,
+} from '@eventstore/db-client';
+import { setTimeout as delay } from 'node:timers/promises';
+import { FILTER_CATEGORY } from './filter-events.ts';
+import {
+  ConcurrencyError,
+  EventStoreUnavailableError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type RecordedEvent,
+} from './event-store.ts';
+
+/** This project's streams: `filter-<id>`. Everything else in $all (system and foreign streams) is skipped. */
+const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
+const READ_PAGE = 512;
+const MAX_RESUBSCRIBE_DELAY_MS = 5000;
+
+type EsdbRecorded = NonNullable<AllStreamResolvedEvent['event']>;
+
+/** The port's expected revision in the client's words; the only place that knows them. */
+export function toClientRevision(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'stream_exists') return STREAM_EXISTS;
+  if (expected === 'any') return ANY;
+  return expected;
+}
+
+const after = (a: Position, b: Position) => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
+
+function toRecorded(event: EsdbRecorded, position: bigint): RecordedEvent {
+  return {
+    eventId: event.id,
+    streamName: event.streamId,
+    revision: event.revision,
+    position,
+    type: event.type,
+    data: event.isJson ? event.data : JSON.parse(Buffer.from(event.data as Uint8Array).toString('utf8')),
+    metadata: event.metadata instanceof Uint8Array ? {} : (event.metadata ?? {}),
+    recordedAt: event.created.toISOString(),
+  };
+}
+
+function unavailable(error: unknown): never {
+  if (error instanceof Error && isCommandError(error)) throw error;
+  throw new EventStoreUnavailableError(`EventStoreDB: ${(error as Error).message}`);
+}
+
+/**
+ * EventStoreDB / KurrentDB adapter (`EVENTSTORE_URL`, e.g. `esdb://localhost:2113?tls=false`). Positions
+ * are commit positions in $all. The client reconnects by itself for calls; the subscription that feeds
+ * `onAppend` is opened again with growing back-off after the server restarts.
+ */
+export class EsdbEventStore implements EventStore {
+  private readonly listeners = new Set<() => void>();
+  private subscription: { unsubscribe(): Promise<void> } | null = null;
+  private watching = false;
+  private lastHeard = -1n;
+
+  constructor(private readonly client: EventStoreDBClient) {}
+
+  static connect(url: string): EsdbEventStore {
+    return new EsdbEventStore(EventStoreDBClient.connectionString(url));
+  }
+
+  async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError('nothing to append');
+    const data = events.map((e) => jsonEvent({ type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
+    try {
+      const result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
+      // A successful append always reports its position; -1 would only make a reader stop waiting early.
+      const position = result.position?.commit ?? -1n;
+      this.heard(position);
+      return { nextRevision: result.nextExpectedRevision, position };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) throw new ConcurrencyError(streamName, expected, error.actualVersion);
+      return unavailable(error);
+    }
+  }
+
+  async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(streamName, { direction: FORWARDS, fromRevision: START })) {
+        // Servers before 22.6 give no position when reading a stream; handlers only use revisions.
+        if (resolved.event) events.push(toRecorded(resolved.event as EsdbRecorded, resolved.event.position?.commit ?? -1n));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      return unavailable(error);
+    }
+    return events;
+  }
+
+  /**
+   * Reads $all forwards and keeps this project's events. A page never ends inside a commit, so reading on
+   * "after the last position" can never skip an event that shares its commit position.
+   */
+  async readAll({ after: from, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
+    const found: RecordedEvent[] = [];
+    let cursor: Position | null = from === null ? null : { commit: from, prepare: from };
+    for (;;) {
+      const start: ReadPosition = cursor ?? START;
+      let raw = 0;
+      let full = false;
+      try {
+        for await (const resolved of this.client.readAll({ fromPosition: start, maxCount: READ_PAGE, direction: FORWARDS })) {
+          raw += 1;
+          const event = resolved.event;
+          if (!event) continue;
+          if (cursor && !after(event.position, cursor)) continue;
+          cursor = event.position;
+          if (from !== null && event.position.commit <= from) continue;
+          if (found.length >= limit && event.position.commit !== found.at(-1)!.position) {
+            full = true;
+            break;
+          }
+          if (event.streamId.startsWith(STREAM_PREFIX)) found.push(toRecorded(event, event.position.commit));
+        }
+      } catch (error) {
+        return unavailable(error);
+      }
+      if (full || raw < READ_PAGE) return found;
+    }
+  }
+
+  onAppend(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (!this.watching) {
+      this.watching = true;
+      void this.watch();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.unwatch();
+    };
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    this.unwatch();
+    await this.client.dispose();
+  }
+
+  /** Another process's appends arrive through a $all subscription filtered to this project's streams. */
+  private async watch(): Promise<void> {
+    let backoff = 100;
+    while (this.watching) {
+      try {
+        const subscription = this.client.subscribeToAll({
+          fromPosition: END,
+          filter: streamNameFilter({ prefixes: [STREAM_PREFIX] }),
+        });
+        this.subscription = subscription;
+        for await (const resolved of subscription) {
+          backoff = 100;
+          if (resolved.event) this.heard(resolved.event.position.commit);
+        }
+      } catch {
+        // The server went away or restarted: subscribe again below, after a pause.
+      }
+      this.subscription = null;
+      if (!this.watching) return;
+      // Appends made while disconnected are not missed: the projector re-reads from its checkpoint.
+      this.notify();
+      await delay(backoff);
+      backoff = Math.min(backoff * 2, MAX_RESUBSCRIBE_DELAY_MS);
+    }
+  }
+
+  private unwatch(): void {
+    this.watching = false;
+    void this.subscription?.unsubscribe().catch(() => {});
+    this.subscription = null;
+  }
+
+  /** One hint per new position, whether it came from our own append or from the subscription. */
+  private heard(position: bigint): void {
+    if (position <= this.lastHeard) return;
+    this.lastHeard = position;
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

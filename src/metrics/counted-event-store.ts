@@ -1,0 +1,17 @@
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent } from '../events/event-store.ts';
+import { eventsAppended } from './metrics.ts';
+
+/** The EventStore port with every successful append counted, whichever adapter is behind it. */
+export function countedEventStore(store: EventStore): EventStore {
+  return {
+    async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+      const result = await store.appendToStream(streamName, events, expected);
+      for (const event of events) eventsAppended.inc({ type: event.type });
+      return result;
+    },
+    readStream: (streamName) => store.readStream(streamName),
+    readAll: (options) => store.readAll(options),
+    onAppend: (listener) => store.onAppend(listener),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.ts';
+import { startService, type RunningService } from '../../src/service.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { filtersApi, newFilter, newOwner, type Owner } from '../support/filters-api.ts';
+import { runCli } from '../support/node-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+interface Line {
+  type: string;
+  stream: string;
+  revision: number;
+  position: string;
+  time: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+const ndjson = (text: string): Line[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+
+describe('Auditor CLI: events and filters --as-of', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let service: RunningService;
+  let alice: Owner;
+  let bob: Owner;
+  let kept: string;
+  let renamed: string;
+  let beforeRename: Line;
+  const cli = (...args: string[]) => runCli(args, { DATA_DIR: dir });
+
+  before(async () => {
+    dir = tempDir();
+    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+    [alice, bob] = await Promise.all([newOwner(dir, 'alice'), newOwner(dir, 'bob')]);
+    const a = filtersApi(service.url, alice.token);
+    kept = (await a.post('/api/v2/filters', newFilter('kept'))).body.id;
+    renamed = (await a.post('/api/v2/filters', newFilter('old title'))).body.id;
+    await filtersApi(service.url, bob.token).post('/api/v2/filters', newFilter("bob's"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await a.put(`/api/v2/filters/${renamed}`, { title: 'new title' });
+    await a.delete(`/api/v2/filters/${kept}`);
+  });
+
+  after(async () => {
+    await service?.close();
+  });
+
+  it('prints the whole history as NDJSON with stream, revision, position, time and the request id', async () => {
+    const { code, stdout } = await cli('events');
+    assert.equal(code, 0);
+    const lines = ndjson(stdout);
+    assert.deepEqual(lines.map((l) => l.type), ['FilterCreated', 'KeywordsUpdated', 'FilterCreated', 'KeywordsUpdated', 'FilterCreated', 'KeywordsUpdated', 'FilterUpdated', 'FilterDeleted']);
+    assert.deepEqual(lines.map((l) => Number(l.position)), [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(Object.keys(lines[0]!), ['type', 'stream', 'revision', 'position', 'time', 'data', 'metadata']);
+    assert.equal(lines[0]!.stream, `filter-${kept}`);
+    assert.equal(lines[1]!.revision, 1);
+    assert.match(String(lines[0]!.metadata.requestId), /^[\w.:@/+=-]+$/);
+    assert.ok(!Number.isNaN(Date.parse(lines[0]!.time)));
+    beforeRename = lines[5]!;
+  });
+
+  it("narrows to an account's filters, to one filter, and to what came after a position or a time", async () => {
+    const [mine, one, afterPosition, afterTime] = await Promise.all([
+      cli('events', '--account', alice.accountId),
+      cli('events', '--filter', renamed),
+      cli('events', '--since', '6'),
+      cli('events', '--since', new Date(Date.parse(beforeRename.time) + 5).toISOString()),
+    ]);
+    assert.equal(ndjson(mine.stdout).length, 6);
+    const bobsStream = `filter-${(await filtersApi(service.url, bob.token).get('/api/v2/filters')).body[0].id}`;
+    assert.ok(ndjson(mine.stdout).every((l) => l.stream !== bobsStream));
+    assert.deepEqual(ndjson(one.stdout).map((l) => l.type), ['FilterCreated', 'KeywordsUpdated', 'FilterUpdated']);
+    assert.deepEqual(ndjson(afterPosition.stdout).map((l) => l.position), ['7', '8']);
+    assert.deepEqual(ndjson(afterTime.stdout).map((l) => l.type), ['FilterUpdated', 'FilterDeleted']);
+  });
+
+  it("shows an account's filters as they stood at a position or a time", async () => {
+    const [atPosition, atTime, now] = await Promise.all([
+      cli('filters', '--account', alice.accountId, '--as-of', '6'),
+      cli('filters', '--account', alice.accountId, '--as-of', beforeRename.time),
+      cli('filters', '--account', alice.accountId, '--as-of', '100'),
+    ]);
+    assert.equal(atPosition.code, 0);
+    const then = JSON.parse(atPosition.stdout) as { id: string; title: string; keywords: { keyword: string }[] }[];
+    assert.deepEqual(then.map((f) => [f.id, f.title]), [[kept, 'kept'], [renamed, 'old title']]);
+    assert.equal(then[0]!.keywords[0]!.keyword, 'magic');
+    assert.deepEqual(JSON.parse(atTime.stdout), then);
+    const current = (await filtersApi(service.url, alice.token).get('/api/v2/filters')).body;
+    assert.deepEqual(JSON.parse(now.stdout), current);
+  });
+
+  it('refuses ids and moments that are not well formed', async () => {
+    const badId = await cli('events', '--account', '{"$gt":""}');
+    assert.equal(badId.code, 1);
+    assert.match(badId.stderr, /an id is a string of digits/);
+    const badPoint = await cli('filters', '--account', alice.accountId, '--as-of', 'yesterday');
+    assert.equal(badPoint.code, 1);
+    assert.match(badPoint.stderr, /ISO-8601/);
+  });
+});

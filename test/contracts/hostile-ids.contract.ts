@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { newId } from '../../src/shared/ids.ts';
+import type { ReadStore } from '../../src/projections/read-store.ts';
+
+export interface HostileIdsFixture {
+  open(): Promise<ReadStore>;
+}
+
+/** What a path or body might carry instead of an id; none of it may reach a query as an operator. */
+const HOSTILE: unknown[] = [{ $gt: '' }, { $ne: null }, { $regex: '.*' }, ['1'], '', 'abc', '1; DROP TABLE filters', `${'9'.repeat(20)}`];
+
+/** Read stores answer "nothing here" for anything that is not an id, whatever its shape. */
+export function hostileIdsContract(name: string, fixture: () => HostileIdsFixture | null): void {
+  describe(`ReadStore refuses what is not an id: ${name}`, function () {
+    let store: ReadStore;
+    let setup: HostileIdsFixture;
+    const accountId = newId();
+    const filterId = newId();
+    const keywordId = newId();
+    const statusId = newId();
+
+    before(async function () {
+      const found = fixture();
+      if (!found) this.skip();
+      setup = found!;
+      store = await setup.open();
+      const view = {
+        id: filterId,
+        accountId,
+        title: 't',
+        context: ['home' as const],
+        filterAction: 'warn' as const,
+        expiresAt: null,
+        keywords: [{ id: keywordId, keyword: 'k', wholeWord: true }],
+        statuses: [{ id: statusId, statusId: '1' }],
+        revision: 0,
+        deleted: false,
+      };
+      await store.saveFilter(view, { projection: `p-${newId()}`, position: 1n });
+    });
+    after(async () => {
+      await store?.close();
+    });
+
+    it('finds nothing for a hostile filter, keyword, status or account id', async () => {
+      for (const hostile of HOSTILE) {
+        const id = hostile as string;
+        assert.equal(await store.getFilter(accountId, id), null, JSON.stringify(hostile));
+        assert.equal(await store.getFilter(id, filterId), null, JSON.stringify(hostile));
+        assert.equal(await store.getV1Filter(accountId, id), null, JSON.stringify(hostile));
+        assert.equal(await store.findKeyword(accountId, id), null, JSON.stringify(hostile));
+        assert.equal(await store.findFilterStatus(accountId, id), null, JSON.stringify(hostile));
+        assert.deepEqual(await store.listFilters(id), [], JSON.stringify(hostile));
+        assert.deepEqual(await store.listV1Filters(id), [], JSON.stringify(hostile));
+        assert.equal(await store.loadFilter(id), null, JSON.stringify(hostile));
+      }
+      assert.equal((await store.getFilter(accountId, filterId))?.id, filterId, 'the real record is still there');
+    });
+  });
+}

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { newId } from '../../src/shared/ids.ts';
+import type { FilterView } from '../../src/projections/filter-view.ts';
+import type { ManagedReadStore } from '../../src/projections/read-model-admin.ts';
+
+export interface ManagedReadStoreFixture {
+  /** A store on fresh data. */
+  open(): Promise<ManagedReadStore>;
+  /** Another connection to the same data (another process, in production). */
+  openSibling(store: ManagedReadStore): Promise<ManagedReadStore>;
+}
+
+const view = (accountId: string, title = 'magic'): FilterView => ({
+  id: newId(),
+  accountId,
+  title,
+  context: ['home'],
+  filterAction: 'warn',
+  expiresAt: null,
+  keywords: [{ id: newId(), keyword: 'magic', wholeWord: true }],
+  statuses: [],
+  revision: 0,
+  deleted: false,
+});
+
+/** Leases and generations, as the projector process and the rebuild command use them. */
+export function managedReadStoreContract(name: string, fixture: () => ManagedReadStoreFixture | null): void {
+  describe(`Managed read store contract: ${name}`, function () {
+    let store: ManagedReadStore;
+    let setup: ManagedReadStoreFixture;
+
+    before(function () {
+      const found = fixture();
+      if (!found) this.skip();
+      setup = found!;
+    });
+    beforeEach(async () => {
+      store = await setup.open();
+    });
+    afterEach(async () => {
+      await store?.close();
+    });
+
+    it('grants a lease to one owner at a time and lets the holder renew it', async () => {
+      const lease = `lease-${newId()}`;
+      assert.equal(await store.tryLease(lease, 'a', 5000), true);
+      assert.equal(await store.tryLease(lease, 'b', 5000), false);
+      assert.equal(await store.tryLease(lease, 'a', 5000), true);
+    });
+
+    it('lets another owner take an expired or released lease', async () => {
+      const lease = `lease-${newId()}`;
+      assert.equal(await store.tryLease(lease, 'a', 300), true);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      assert.equal(await store.tryLease(lease, 'b', 5000), true);
+      assert.equal(await store.tryLease(lease, 'a', 5000), false);
+      await store.releaseLease(lease, 'a');
+      assert.equal(await store.tryLease(lease, 'a', 5000), false, 'only the holder can release');
+      await store.releaseLease(lease, 'b');
+      assert.equal(await store.tryLease(lease, 'a', 5000), true);
+    });
+
+    it('fills a new generation without touching what queries see', async () => {
+      const accountId = newId();
+      const live = view(accountId, 'live');
+      await store.saveFilter(live, { projection: 'p', position: 5n });
+      const before = await store.currentGeneration();
+      const generation = await store.createGeneration();
+      assert.notEqual(generation, before);
+      const fresh = store.generation(generation);
+      assert.deepEqual(await fresh.listFilters(accountId), []);
+      assert.equal(await fresh.checkpoint('p'), null);
+      await fresh.saveFilter(view(accountId, 'rebuilt'), { projection: 'p', position: 5n });
+      assert.deepEqual((await store.listFilters(accountId)).map((f) => f.title), ['live']);
+      assert.equal(await store.currentGeneration(), before);
+    });
+
+    it('swaps a pending generation in for every connection at once', async () => {
+      const sibling = await setup.openSibling(store);
+      try {
+        const accountId = newId();
+        await store.saveFilter(view(accountId, 'live'), { projection: 'p', position: 5n });
+        const generation = await store.createGeneration();
+        await store.generation(generation).saveFilter(view(accountId, 'rebuilt'), { projection: 'p', position: 7n });
+        assert.equal(await store.pendingGeneration(), null);
+        await store.markPending(generation);
+        assert.equal(await sibling.pendingGeneration(), generation);
+        assert.equal(await sibling.swapIn(generation), true);
+        assert.equal(await store.pendingGeneration(), null);
+        assert.equal(await store.currentGeneration(), generation);
+        assert.deepEqual((await store.listFilters(accountId)).map((f) => f.title), ['rebuilt']);
+        assert.equal(await store.checkpoint('p'), 7n);
+        const later = view(accountId, 'after the swap');
+        await sibling.saveFilter(later, { projection: 'p', position: 8n });
+        assert.deepEqual((await store.getFilter(accountId, later.id))?.title, 'after the swap');
+      } finally {
+        await sibling.close();
+      }
+    });
+
+    it('refuses to swap in a generation that is not the pending one', async () => {
+      const first = await store.createGeneration();
+      const second = await store.createGeneration();
+      await store.markPending(first);
+      await store.markPending(second);
+      assert.equal(await store.swapIn(first), false);
+      assert.equal(await store.swapIn(second), true);
+      assert.equal(await store.currentGeneration(), second);
+    });
+  });
+}

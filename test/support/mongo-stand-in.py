@@ -1,0 +1,162 @@
+"""A MongoDB *stand-in* for tests, not a MongoDB server.
+
+No MongoDB server can run on the development machines or in CI, so this speaks MongoDB's wire
+protocol (Debian's python3-mockupdb) and answers the few commands the read-model adapter sends
+from an in-memory mongomock database (python3-mongomock). It lets the adapter's real queries,
+updates, upserts and duplicate-key handling run in CI; it proves nothing about a real server's
+behaviour beyond what mongomock imitates. Prints the port it listens on, then serves until killed.
+"""
+import datetime
+import sys
+import threading
+
+import mongomock
+from bson.int64 import Int64
+from mockupdb import Matcher, MockupDB
+from pymongo import ReturnDocument
+from pymongo.errors import DuplicateKeyError
+
+client = mongomock.MongoClient()
+# The driver reads a cursor id only as a 64-bit integer; 0 means every result is in the first batch.
+NO_MORE = Int64(0)
+lock = threading.Lock()
+
+HELLO = {
+    'ismaster': True,
+    'isWritablePrimary': True,
+    'helloOk': True,
+    'minWireVersion': 0,
+    'maxWireVersion': 17,
+    'maxBsonObjectSize': 16 * 1024 * 1024,
+    'maxMessageSizeBytes': 48000000,
+    'maxWriteBatchSize': 100000,
+    'connectionId': 1,
+}
+
+
+def write_error(index, error):
+    return {'index': index, 'code': 11000, 'errmsg': str(error)}
+
+
+def do_insert(db, cmd):
+    collection = db[cmd['insert']]
+    errors, n = [], 0
+    for index, doc in enumerate(cmd.get('documents', [])):
+        try:
+            collection.insert_one(doc)
+            n += 1
+        except DuplicateKeyError as error:
+            errors.append(write_error(index, error))
+    return {'n': n, **({'writeErrors': errors} if errors else {})}
+
+
+def do_update(db, cmd):
+    collection = db[cmd['update']]
+    errors, upserted, matched, modified = [], [], 0, 0
+    for index, spec in enumerate(cmd.get('updates', [])):
+        update = collection.update_many if spec.get('multi') else collection.update_one
+        try:
+            result = update(spec['q'], spec['u'], upsert=bool(spec.get('upsert')))
+        except DuplicateKeyError as error:
+            errors.append(write_error(index, error))
+            continue
+        matched += result.matched_count
+        modified += result.modified_count
+        if result.upserted_id is not None:
+            upserted.append({'index': index, '_id': result.upserted_id})
+    reply = {'n': matched + len(upserted), 'nModified': modified}
+    if upserted:
+        reply['upserted'] = upserted
+    if errors:
+        reply['writeErrors'] = errors
+    return reply
+
+
+def do_delete(db, cmd):
+    collection = db[cmd['delete']]
+    n = 0
+    for spec in cmd.get('deletes', []):
+        delete = collection.delete_one if spec.get('limit') == 1 else collection.delete_many
+        n += delete(spec['q']).deleted_count
+    return {'n': n}
+
+
+def do_find(db, cmd):
+    collection = db[cmd['find']]
+    cursor = collection.find(cmd.get('filter', {}), projection=cmd.get('projection') or None)
+    if cmd.get('sort'):
+        cursor = cursor.sort(list(cmd['sort'].items()))
+    if cmd.get('skip'):
+        cursor = cursor.skip(cmd['skip'])
+    if cmd.get('limit'):
+        cursor = cursor.limit(abs(cmd['limit']))
+    return {'cursor': {'id': NO_MORE, 'ns': f"{db.name}.{cmd['find']}", 'firstBatch': list(cursor)}}
+
+
+def do_find_and_modify(db, cmd):
+    collection = db[cmd['findAndModify']]
+    before = collection.find_one(cmd.get('query', {}))
+    value = collection.find_one_and_update(
+        cmd.get('query', {}), cmd['update'], upsert=bool(cmd.get('upsert')),
+        return_document=ReturnDocument.AFTER if cmd.get('new') else ReturnDocument.BEFORE)
+    return {'value': value, 'lastErrorObject': {'n': 1 if value or before else 0, 'updatedExisting': before is not None}}
+
+
+def do_create_indexes(db, cmd):
+    collection = db[cmd['createIndexes']]
+    for index in cmd.get('indexes', []):
+        collection.create_index(list(index['key'].items()), name=index.get('name'), unique=bool(index.get('unique')))
+    return {'numIndexesBefore': 1, 'numIndexesAfter': 1 + len(cmd.get('indexes', []))}
+
+
+def do_list_collections(db, cmd):
+    names = db.list_collection_names()
+    wanted = (cmd.get('filter') or {}).get('name')
+    batch = [{'name': name, 'type': 'collection'} for name in names if wanted is None or name == wanted]
+    return {'cursor': {'id': NO_MORE, 'ns': f'{db.name}.$cmd.listCollections', 'firstBatch': batch}}
+
+
+def do_drop(db, cmd):
+    if cmd['drop'] not in db.list_collection_names():
+        return {'ok': 0, 'errmsg': 'ns not found', 'code': 26, 'codeName': 'NamespaceNotFound'}
+    db.drop_collection(cmd['drop'])
+    return {}
+
+
+COMMANDS = {
+    'insert': do_insert,
+    'update': do_update,
+    'delete': do_delete,
+    'find': do_find,
+    'findAndModify': do_find_and_modify,
+    'createIndexes': do_create_indexes,
+    'listCollections': do_list_collections,
+    'drop': do_drop,
+    'dropDatabase': lambda db, cmd: client.drop_database(db.name) or {},
+}
+
+
+def handle(request):
+    cmd = request.doc
+    name = request.command_name or ''
+    if name.lower() in ('ismaster', 'hello'):
+        return request.reply({**HELLO, 'localTime': datetime.datetime.now(datetime.timezone.utc)})
+    if name in ('ping', 'endSessions', 'killCursors', 'buildInfo', 'buildinfo', 'getLastError'):
+        return request.reply({'version': '7.0.0-stand-in'} if name.lower() == 'buildinfo' else {})
+    action = COMMANDS.get(name)
+    if action is None:
+        return request.reply({'ok': 0, 'errmsg': f'the stand-in does not know {name}', 'code': 59, 'codeName': 'CommandNotFound'})
+    try:
+        with lock:
+            reply = action(client[cmd.get('$db', 'test')], cmd)
+    except Exception as error:  # a stand-in gap must fail the test at once, not hang it
+        return request.reply({'ok': 0, 'errmsg': f'stand-in: {error!r}', 'code': 1, 'codeName': 'InternalError'})
+    return request.reply({'ok': 1, **reply})
+
+
+server = MockupDB(port=0, auto_ismaster=False)
+server.autoresponds(Matcher(), handle)
+port = server.run()
+print(port, flush=True)
+threading.Event().wait() if sys.stdin is None else sys.stdin.read()
+server.stop()
