@@ -49,7 +49,7 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   static open(path: string): SqliteReadStore {
-    return new SqliteReadStore(openSqlite(path), null);
+    return new SqliteReadStore(openSqlite(path, 'rebuildable'), null);
   }
 
   static inDataDir(dataDir: string): SqliteReadStore {
