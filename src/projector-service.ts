@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
+import { listen } from './http/listen.ts';
 import { httpMetrics, metricsEndpoint } from './metrics/http-metrics.ts';
 import { natsPublishFailures, watchProjection } from './metrics/metrics.ts';
 import { InProcessNotifier } from './notifications/in-process-notifier.ts';
@@ -44,22 +43,15 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
   router.get('/metrics', metricsEndpoint);
   app.use(httpMetrics(logger.child({ component: 'projector-http' })));
   app.use(router.routes());
-  const server: Server = app.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  server.on('close', () => server.closeAllConnections?.());
-  const { port } = server.address() as AddressInfo;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const { url, stop } = await listen(app, config.port, config.host);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
       await projector.stop();
       watchProjection(null);
       await notifier.close();
       await Promise.all([events.close(), reads.close()]);
     })());
-  return { url: `http://${host}:${port}`, projector, close };
+  return { url, projector, close };
 }

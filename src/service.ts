@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { AccountStore } from './accounts/account-store.ts';
 import { SqliteAccountStore } from './accounts/sqlite-account-store.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
 import { createApp } from './http/app.ts';
+import { listen } from './http/listen.ts';
 import { createWebmail } from './http/webmail/index.ts';
 import { countedEventStore } from './metrics/counted-event-store.ts';
 import { natsPublishFailures, watchProjection } from './metrics/metrics.ts';
@@ -73,23 +73,15 @@ export async function startService({ config, logger, stores: given, env }: Servi
   watchProjection(projectionSource(stores.events, stores.reads, projector));
   const catchUp = projector ?? new CheckpointCatchUp(stores.reads);
   const app = createApp({ ...stores, catchUp, logger, isReady: () => true, before: [webmail.middleware] });
-  const server = app.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const { server, url, stop } = await listen(app, config.port, config.host);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
       await projector?.stop();
       await webmail.close();
       await stores.notifier.close();
       await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);
     })());
-  // Idle keep-alive sockets would hold server.close() open forever.
-  server.on('close', () => server.closeAllConnections?.());
-  return { server, url: `http://${host}:${port}`, stores, projector, close };
+  return { server, url, stores, projector, close };
 }
