@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorLog, loggedUri } from '../../src/http/webmail/error-log.ts';
-import { formatLogDate } from '../../src/http/webmail/log-date.ts';
+import { formatLogDate } from '../../src/http/webmail/log-file.ts';
 import { LoginError, LoginLog } from '../../src/http/webmail/login-log.ts';
 import { LoginRateLimit } from '../../src/http/webmail/login-rate-limit.ts';
 import { scratchDir } from '../support/scratch-dir.ts';

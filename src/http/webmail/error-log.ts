@@ -1,6 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { formatLogDate, oneLine } from './log-date.ts';
+import { RoundcubeLogFile } from './log-file.ts';
 import { callerLocation } from './source-location.ts';
 
 /** What the errors log records about the request during which an error was raised. */
@@ -36,18 +34,14 @@ export function loggedUri(request: LoggedRequest): string {
  * `[22-Nov-2026 06:52:34 +0000]: <ti98ukfp> PHP Error: <message> in <file> on line <n> (<METHOD> <uri>)`.
  */
 export class ErrorLog {
-  private readonly file: string;
+  private readonly file: RoundcubeLogFile;
 
-  constructor(
-    logDir: string,
-    private readonly now: () => Date = () => new Date(),
-  ) {
-    mkdirSync(logDir, { recursive: true });
-    this.file = join(logDir, 'errors.log');
+  constructor(logDir: string, now: () => Date = () => new Date()) {
+    this.file = new RoundcubeLogFile(logDir, 'errors.log', now);
   }
 
   get path(): string {
-    return this.file;
+    return this.file.path;
   }
 
   /** Records `message` as raised at the line that called this method, like Roundcube 1.7's raise_error. */
@@ -55,6 +49,6 @@ export class ErrorLog {
     const where = callerLocation(1);
     const session = request.sessionId ? `<${request.sessionId.slice(0, 8)}> ` : '';
     const entry = `${session}${type} Error: ${message} in ${where.file} on line ${where.line} (${request.method} ${loggedUri(request)})`;
-    appendFileSync(this.file, `[${formatLogDate(this.now())}]: ${oneLine(entry)}\n`);
+    this.file.append(entry);
   }
 }

@@ -1,6 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { formatLogDate, oneLine } from './log-date.ts';
+import { RoundcubeLogFile } from './log-file.ts';
 
 /** Roundcube's login error codes, as printed in `(error: <n>)`. */
 export const LoginError = {
@@ -17,18 +15,14 @@ const MAX_USER_LENGTH = 256;
  * `roundcube-auth` filter reads the failure lines, so their wording must not drift.
  */
 export class LoginLog {
-  private readonly file: string;
+  private readonly file: RoundcubeLogFile;
 
-  constructor(
-    logDir: string,
-    private readonly now: () => Date = () => new Date(),
-  ) {
-    mkdirSync(logDir, { recursive: true });
-    this.file = join(logDir, 'userlogins.log');
+  constructor(logDir: string, now: () => Date = () => new Date()) {
+    this.file = new RoundcubeLogFile(logDir, 'userlogins.log', now);
   }
 
   get path(): string {
-    return this.file;
+    return this.file.path;
   }
 
   failed(user: string, address: string, sessionId: string, error: LoginErrorCode): void {
@@ -40,7 +34,7 @@ export class LoginLog {
   }
 
   private write(sessionId: string, line: string): void {
-    appendFileSync(this.file, `[${formatLogDate(this.now())}]: <${sessionId.slice(0, 8)}> ${oneLine(line)}\n`);
+    this.file.append(`<${sessionId.slice(0, 8)}> ${line}`);
   }
 }
 

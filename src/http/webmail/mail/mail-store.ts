@@ -4,14 +4,18 @@ export type Folder = (typeof FOLDERS)[number];
 
 export const isFolder = (value: string): value is Folder => (FOLDERS as readonly string[]).includes(value);
 
-/** A message as it sits in one account's folder; `uid` is unique and grows with arrival. */
-export type MessageHeader = {
-  readonly uid: number;
-  readonly folder: Folder;
+/** Who a message is from and to, and what it is about: the part every copy of it shares. */
+export type MessageEnvelope = {
   readonly from: string;
   readonly to: readonly string[];
   readonly cc: readonly string[];
   readonly subject: string;
+};
+
+/** A message as it sits in one account's folder; `uid` is unique and grows with arrival. */
+export type MessageHeader = MessageEnvelope & {
+  readonly uid: number;
+  readonly folder: Folder;
   /** ISO-8601 */
   readonly date: string;
   readonly seen: boolean;
@@ -20,12 +24,8 @@ export type MessageHeader = {
 export type StoredMessage = MessageHeader & { readonly body: string; readonly messageId: string };
 
 /** One sent message: the sender's copy goes to Sent, each local recipient gets one in INBOX. */
-export type Delivery = {
+export type Delivery = MessageEnvelope & {
   readonly messageId: string;
-  readonly from: string;
-  readonly to: readonly string[];
-  readonly cc: readonly string[];
-  readonly subject: string;
   readonly body: string;
   readonly date: string;
   readonly senderAccountId: string;

@@ -1,11 +1,8 @@
 import nodemailer from 'nodemailer';
+import type { MessageEnvelope } from './mail-store.ts';
 
-export type RelayedMessage = {
+export type RelayedMessage = MessageEnvelope & {
   readonly messageId: string;
-  readonly from: string;
-  readonly to: readonly string[];
-  readonly cc: readonly string[];
-  readonly subject: string;
   readonly body: string;
   readonly date: Date;
   /** Only these get it over SMTP; the local recipients are in To/Cc but were delivered already. */

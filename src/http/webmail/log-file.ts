@@ -1,3 +1,6 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -17,4 +20,22 @@ export function formatLogDate(date: Date): string {
 /** Text from a request (a username, a URI) must not be able to start a forged line of its own. */
 export function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, '?');
+}
+
+/** One of Roundcube's log files in LOG_DIR: every line is `[<date>]: <text>`, appended at once. */
+export class RoundcubeLogFile {
+  readonly path: string;
+
+  constructor(
+    logDir: string,
+    name: string,
+    private readonly now: () => Date,
+  ) {
+    mkdirSync(logDir, { recursive: true });
+    this.path = join(logDir, name);
+  }
+
+  append(text: string): void {
+    appendFileSync(this.path, `[${formatLogDate(this.now())}]: ${oneLine(text)}\n`);
+  }
 }
