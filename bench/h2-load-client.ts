@@ -1,4 +1,4 @@
-import { connect, type ClientHttp2Session } from 'node:http2';
+import { connect, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 
 /**
  * Child process of rpc-bench.ts: a closed-loop load client on plain node:http2 with pre-encoded
@@ -29,11 +29,13 @@ function unaryLoad(session: ClientHttp2Session, request: LoadRequest, frame: Buf
   return new Promise((resolve) => {
     const started = performance.now();
     const stopAt = started + request.seconds * 1000;
-    let ok = 0, failures = 0, inFlight = 0;
+    let ok = 0,
+      failures = 0,
+      inFlight = 0;
     const call = () => {
       inFlight++;
       const stream = session.request(headersFor(ECHO));
-      stream.on('trailers', (trailers) => (trailers['grpc-status'] === '0' ? ok++ : failures++));
+      stream.on('trailers', (trailers: IncomingHttpHeaders) => (trailers['grpc-status'] === '0' ? ok++ : failures++));
       stream.on('data', () => {});
       stream.on('close', () => {
         inFlight--;
@@ -56,11 +58,17 @@ function streamLoad(session: ClientHttp2Session, request: LoadRequest, frame: Bu
   const batch = Buffer.concat(new Array<Buffer>(BATCH).fill(frame));
   return new Promise((resolve) => {
     const started = performance.now();
-    let replies = 0, sentTotal = 0, failures = 0, open = request.concurrency;
+    let replies = 0,
+      sentTotal = 0,
+      failures = 0,
+      open = request.concurrency;
     const stops: (() => void)[] = [];
     for (let i = 0; i < request.concurrency; i++) {
       const stream = session.request(headersFor(DOUBLE_ECHO));
-      let sent = 0, replyBytes = 0, running = true, waiting: 'drain' | 'replies' | 'none' = 'none';
+      let sent = 0,
+        replyBytes = 0,
+        running = true,
+        waiting: 'drain' | 'replies' | 'none' = 'none';
       const inFlight = () => sent - replyBytes / frame.length / 2;
       const pump = () => {
         waiting = 'none';
@@ -79,7 +87,7 @@ function streamLoad(session: ClientHttp2Session, request: LoadRequest, frame: Bu
         replyBytes += chunk.length;
         if (waiting === 'replies' && inFlight() < WINDOW / 2) pump();
       });
-      stream.on('trailers', (trailers) => trailers['grpc-status'] !== '0' && failures++);
+      stream.on('trailers', (trailers: IncomingHttpHeaders) => trailers['grpc-status'] !== '0' && failures++);
       stream.on('close', () => {
         replies += replyBytes / frame.length; // replies are the same size as requests
         sentTotal += sent;
@@ -93,7 +101,7 @@ function streamLoad(session: ClientHttp2Session, request: LoadRequest, frame: Bu
   });
 }
 
-process.on('message', async (request: LoadRequest) => {
+async function serve(request: LoadRequest): Promise<void> {
   const session = connect(`http://${request.target}`);
   const frame = Buffer.from(request.frame);
   const cpu = process.cpuUsage();
@@ -101,5 +109,7 @@ process.on('message', async (request: LoadRequest) => {
   const used = process.cpuUsage(cpu);
   session.close();
   process.send!({ ...result, clientCpuMicros: used.user + used.system });
-});
+}
+
+process.on('message', (request: LoadRequest) => void serve(request));
 process.on('disconnect', () => process.exit(0));

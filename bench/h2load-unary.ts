@@ -26,9 +26,19 @@ export async function h2loadUnary(target: string, seconds: number, concurrency: 
   const body = join(tmpdir(), `rpc-bench-echo-${process.pid}.bin`);
   writeFileSync(body, Buffer.from(frame));
   const { stdout } = await run('h2load', [
-    '-c', '1', '-m', String(concurrency), '-D', String(seconds),
-    '-H', 'content-type: application/grpc', '-H', 'te: trailers',
-    '-d', body, `http://${target}/test_service.TestService/Echo`,
+    '-c',
+    '1',
+    '-m',
+    String(concurrency),
+    '-D',
+    String(seconds),
+    '-H',
+    'content-type: application/grpc',
+    '-H',
+    'te: trailers',
+    '-d',
+    body,
+    `http://${target}/test_service.TestService/Echo`,
   ]);
   const finished = /finished in ([\d.]+)s/.exec(stdout);
   const counts = /(\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/.exec(stdout);

@@ -21,8 +21,10 @@ async function measure(url: string, options: Partial<autocannon.Options> = {}): 
   return result.requests.average;
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', new URL('./http-bench-servers.ts', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
-const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+const child = spawn(process.execPath, ['--import', 'tsx', new URL('./http-bench-servers.ts', import.meta.url).pathname], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
 const { api, bare, token } = JSON.parse(line) as { api: string; bare: string; token: string };
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 const body = JSON.stringify(BENCH_FILTER);
@@ -45,7 +47,9 @@ try {
       baseTotal += await c.base();
       apiTotal += await c.api();
     }
-    console.log(`${c.name}: api ${(apiTotal / rounds).toFixed(0)} req/s, bare Koa ${(baseTotal / rounds).toFixed(0)} req/s, ratio ${(apiTotal / baseTotal).toFixed(3)}`);
+    console.log(
+      `${c.name}: api ${(apiTotal / rounds).toFixed(0)} req/s, bare Koa ${(baseTotal / rounds).toFixed(0)} req/s, ratio ${(apiTotal / baseTotal).toFixed(3)}`,
+    );
   }
 } finally {
   child.kill('SIGTERM');

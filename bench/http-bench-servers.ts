@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.ts';
 import { startService } from '../src/service.ts';
 import { silentLogger } from '../src/shared/logger.ts';
-import { tempDir } from '../test/support/temp-dir.ts';
+import { scratchDir } from '../test/support/scratch-dir.ts';
 
 import { BENCH_FILTER } from './bench-filter.ts';
 
@@ -26,13 +26,13 @@ async function bareKoa(listing: unknown): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const service = await startService({ config: loadConfig({ DATA_DIR: tempDir('cf-bench-'), PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+const service = await startService({ config: loadConfig({ DATA_DIR: scratchDir('cf-bench-'), PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
 const account = await service.stores.accounts.createAccount('bench');
 const token = await service.stores.accounts.createToken(account.id, ['read', 'write']);
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 for (let i = 0; i < 10; i += 1) {
   await fetch(`${service.url}/api/v2/filters`, { method: 'POST', headers, body: JSON.stringify(BENCH_FILTER) });
 }
-const listing = await (await fetch(`${service.url}/api/v2/filters`, { headers })).json();
+const listing: unknown = await (await fetch(`${service.url}/api/v2/filters`, { headers })).json();
 console.log(JSON.stringify({ api: service.url, bare: await bareKoa(listing), token }));
 process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));

@@ -83,7 +83,9 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 const percent = (share: number) => (Number.isNaN(share) ? 'n/a' : `${(share * 100).toFixed(0)}%`);
 
 function describe(rounds: Sample[], unit: string): string {
-  const perSecond = mean(rounds.map((s) => s.perSecond)).toFixed(0).padStart(7);
+  const perSecond = mean(rounds.map((s) => s.perSecond))
+    .toFixed(0)
+    .padStart(7);
   const cpu = mean(rounds.map((s) => s.cpuMicrosPerOp)).toFixed(1);
   const busy = `server ${percent(mean(rounds.map((s) => s.serverBusy)))} / client ${percent(mean(rounds.map((s) => s.clientBusy)))} of a core`;
   return `${perSecond} ${unit}  ${cpu} server CPU µs/op  ${busy}  rounds: ${rounds.map((s) => s.perSecond.toFixed(0)).join(', ')}`;

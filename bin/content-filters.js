@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx, so an installed `content-filters` command needs no build step.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli/main.ts');
+// The installed `content-filters` command runs the compiled CLI (`npm run build` makes dist/). Source maps
+// are switched on before it loads, so a stack trace names the TypeScript file and line.
+process.setSourceMapsEnabled(true);
+await import('../dist/cli/main.js');

@@ -1,55 +1,75 @@
-import { resolve } from 'node:path';
+import { logLevelSetting, type LogLevel } from './shared/logger.ts';
+import { BadSetting, Settings } from './shared/settings.ts';
 
 export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
   readonly natsUrl: string | undefined;
-  readonly logLevel: string;
+  /** Filter-matching requests arrive on `<natsMatchSubject>.<account_id>` (default `filters.match`). */
+  readonly natsMatchSubject: string;
+  /** Mastodon's Redis: when set, filters_changed is also published on `timeline:<account_id>` there. */
+  readonly redisUrl: string | undefined;
+  /** Mastodon's REDIS_NAMESPACE: a prefix (`<namespace>:`) for the Redis channels. */
+  readonly redisNamespace: string | undefined;
+  readonly logLevel: LogLevel;
   readonly eventStoreUrl: string | undefined;
   readonly mongodbUrl: string | undefined;
   /** False for HTTP processes of a scaled-out topology: a separate `npm run projector` keeps the read models. */
   readonly projector: boolean;
   /** How long a projector's lease lasts without renewal; a crashed projector's lease is taken over after it. */
   readonly projectorLeaseMs: number;
+  /** /health answers 503 (projector_lagging) once the oldest event not yet projected is older than this. */
+  readonly projectorMaxLagMs: number;
+  /** Proxies in front whose X-Forwarded-For/-Proto/-Host are believed (Koa's app.proxy and maxIpsCount); 0: none. */
+  readonly trustProxy: number;
+  /** Origins browsers may call /api/* from: `*` (any, as Mastodon) or an exact list. */
+  readonly corsOrigins: '*' | readonly string[];
 }
 
-function portFrom(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got ${value}`);
-  return port;
+/** off (default), on (one proxy), or how many proxies stand in front, each appending to X-Forwarded-For. */
+function trustedProxies(settings: Settings): number {
+  const raw = settings.optional('TRUST_PROXY');
+  if (raw === undefined) return 0;
+  const value = raw.toLowerCase();
+  if (['off', 'false', '0', 'no'].includes(value)) return 0;
+  if (['on', 'true', 'yes'].includes(value)) return 1;
+  if (/^[1-9]$/.test(value)) return Number(value);
+  throw new BadSetting('TRUST_PROXY', 'on, off or the number of proxies in front (1 to 9)', raw);
 }
 
-function switchFrom(value: string | undefined, fallback: boolean, name: string): boolean {
-  const v = value?.trim().toLowerCase();
-  if (v === undefined || v === '') return fallback;
-  if (['on', 'true', '1', 'yes'].includes(v)) return true;
-  if (['off', 'false', '0', 'no'].includes(v)) return false;
-  throw new Error(`${name} must be on or off, got ${value}`);
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
+
+/** `*`, or origins as browsers send them (`https://elk.zone`, `http://localhost:5173`), separated by commas or spaces. */
+function corsOrigins(settings: Settings): '*' | readonly string[] {
+  const list = settings
+    .text('CORS_ORIGINS', '*')
+    .split(/[\s,]+/)
+    .filter((origin) => origin !== '');
+  if (list.length === 1 && list[0] === '*') return '*';
+  const bad = list.find((origin) => !ORIGIN.test(origin));
+  if (bad !== undefined) throw new BadSetting('CORS_ORIGINS', '* or origins such as https://elk.zone (scheme, host and port only)', bad);
+  return list.map((origin) => origin.toLowerCase());
 }
 
-function millisFrom(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value.trim() === '') return fallback;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 300 || ms > 600_000) throw new Error(`${name} must be milliseconds from 300 to 600000, got ${value}`);
-  return ms;
-}
-
-function optional(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
+/** The HTTP API's and the projector's settings (README "Configuration", "Production topology"). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const settings = new Settings(env);
   return {
-    port: portFrom(env.PORT, 3000, 'PORT'),
-    host: optional(env.HOST) ?? '0.0.0.0',
-    dataDir: resolve(optional(env.DATA_DIR) ?? './data'),
-    natsUrl: optional(env.NATS_URL),
-    logLevel: optional(env.LOG_LEVEL) ?? 'info',
-    eventStoreUrl: optional(env.EVENTSTORE_URL),
-    mongodbUrl: optional(env.MONGODB_URL),
-    projector: switchFrom(env.PROJECTOR, true, 'PROJECTOR'),
-    projectorLeaseMs: millisFrom(env.PROJECTOR_LEASE_MS, 10_000, 'PROJECTOR_LEASE_MS'),
+    port: settings.port('PORT', 3000),
+    host: settings.text('HOST', '0.0.0.0'),
+    dataDir: settings.path('DATA_DIR', './data'),
+    natsUrl: settings.optional('NATS_URL'),
+    natsMatchSubject: settings.matching('NATS_MATCH_SUBJECT', 'filters.match', /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'NATS subject tokens joined by dots'),
+    redisUrl: settings.optional('REDIS_URL'),
+    redisNamespace: settings.optional('REDIS_NAMESPACE'),
+    logLevel: logLevelSetting(settings),
+    eventStoreUrl: settings.optional('EVENTSTORE_URL'),
+    mongodbUrl: settings.optional('MONGODB_URL'),
+    projector: settings.switch('PROJECTOR', true),
+    projectorLeaseMs: settings.integer('PROJECTOR_LEASE_MS', 10_000, 300, 600_000),
+    projectorMaxLagMs: settings.integer('PROJECTOR_MAX_LAG_MS', 5_000, 300, 600_000),
+    trustProxy: trustedProxies(settings),
+    corsOrigins: corsOrigins(settings),
   };
 }

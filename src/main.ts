@@ -1,31 +1,32 @@
 import { loadConfig } from './config.ts';
 import { startService } from './service.ts';
 import { createLogger } from './shared/logger.ts';
+import { runProcess } from './shared/process-runner.ts';
 import { describeStores } from './stores.ts';
+import { loadWebmailConfig } from './webmail/webmail-config.ts';
 
-const config = loadConfig();
-const logger = createLogger(config.logLevel);
-
-try {
-  const service = await startService({ config, logger });
-  logger.info(
-    { url: service.url, dataDir: config.dataDir, nats: config.natsUrl ?? 'in-process', ...describeStores(config), projector: config.projector },
-    'content-filters listening',
-  );
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 15_000);
-    await service.close();
-    clearTimeout(timer);
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-} catch (error) {
-  logger.fatal({ err: error }, 'could not start');
-  process.exit(1);
-}
+/** `npm start` / `npm run api`: the HTTP API, the webmail and (unless PROJECTOR=off) a projector. */
+await runProcess({
+  loadConfig: (env) => {
+    const config = loadConfig(env);
+    loadWebmailConfig(config.dataDir, env); // checked here too, so a bad one is refused before any store opens
+    return config;
+  },
+  createLogger: (level) => createLogger(level),
+  start: async (config, logger) => {
+    const service = await startService({ config, logger });
+    logger.info(
+      {
+        url: service.url,
+        dataDir: config.dataDir,
+        nats: config.natsUrl ?? 'off',
+        redis: config.redisUrl ? 'on' : 'off',
+        ...describeStores(config),
+        projector: config.projector,
+      },
+      'content-filters listening',
+    );
+    return service;
+  },
+  startFailure: (config) => ({ host: config.host, port: config.port, dataDir: config.dataDir }),
+});

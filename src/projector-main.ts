@@ -1,17 +1,17 @@
 import { loadConfig } from './config.ts';
 import { startProjectorService } from './projector-service.ts';
-import { exitGracefully } from './shared/graceful-shutdown.ts';
-import { createLogger } from './shared/logger.ts';
+import { createLogger, processBindings } from './shared/logger.ts';
+import { runProcess } from './shared/process-runner.ts';
 import { describeStores } from './stores.ts';
 
-const config = loadConfig();
-const logger = createLogger(config.logLevel, 'content-filters-projector');
-
-try {
-  const running = await startProjectorService(config, logger);
-  logger.info({ url: running.url, ...describeStores(config), owner: running.projector.owner, leaseMs: config.projectorLeaseMs }, 'projector listening');
-  exitGracefully(logger, running.close);
-} catch (error) {
-  logger.fatal({ err: error }, 'could not start');
-  process.exit(1);
-}
+/** `npm run projector`: the projector as its own process, with /health and /metrics. */
+await runProcess({
+  loadConfig,
+  createLogger: (level) => createLogger(level, processBindings('content-filters-projector')),
+  start: async (config, logger) => {
+    const running = await startProjectorService(config, logger);
+    logger.info({ url: running.url, ...describeStores(config), owner: running.projector.owner, leaseMs: config.projectorLeaseMs }, 'projector listening');
+    return running;
+  },
+  startFailure: (config) => ({ host: config.host, port: config.port, dataDir: config.dataDir }),
+});

@@ -1,57 +1,61 @@
-import Router from '@koa/router';
-import Koa, { type Context } from 'koa';
+import Koa from 'koa';
 import type { Config } from './config.ts';
+import { ServiceHealth } from './health/service-health.ts';
+import { healthRoutes } from './http/health-routes.ts';
 import { listen } from './http/listen.ts';
-import { httpMetrics, metricsEndpoint } from './metrics/http-metrics.ts';
-import { natsPublishFailures, watchProjection } from './metrics/metrics.ts';
-import { InProcessNotifier } from './notifications/in-process-notifier.ts';
-import { NatsNotifier } from './notifications/nats-notifier.ts';
-import { LeasedProjector } from './projections/leased-projector.ts';
-import { projectionSource } from './projections/projection-source.ts';
+import { httpMetrics } from './metrics/http-metrics.ts';
+import { watchNats } from './metrics/metrics.ts';
+import { projectionMetrics, watchProjection } from './metrics/projection-metrics.ts';
+import { LeasedProjector } from './projections/runtime/leased-projector.ts';
+import { StaleWrites } from './projections/runtime/stale-writes.ts';
 import type { Logger } from './shared/logger.ts';
-import { openEventStore, openReadStore } from './stores.ts';
+import { openEventStore, openNotifier, openReadStore } from './stores.ts';
 
 export interface RunningProjector {
   readonly url: string;
   readonly projector: LeasedProjector;
-  /** Stops serving, finishes the current projection step, gives up the lease and closes the stores. */
-  close(): Promise<void>;
+  /** Stops serving, finishes the current projection step, gives up the lease and closes the stores (a function). */
+  readonly close: () => Promise<void>;
 }
 
 /**
  * `npm run projector`: the projector as its own process. Any number may run; the lease lets one project
- * and keeps the others waiting to take over. It serves only GET /health and GET /metrics.
+ * and keeps the others waiting to take over. It serves only GET /health (the same report as the API's,
+ * with `leader` and `owner`) and GET /metrics. The lease is asked for only once the port is served.
  */
 export async function startProjectorService(config: Config, logger: Logger): Promise<RunningProjector> {
   const events = await openEventStore(config);
   const reads = await openReadStore(config);
-  const notifier = config.natsUrl ? await NatsNotifier.connect(config.natsUrl, 'content-filters-projector') : new InProcessNotifier();
+  const notifier = await openNotifier(config, logger, 'content-filters-projector');
   if (!config.natsUrl) logger.warn('NATS_URL is not set: filters_changed stays inside this process, where nobody listens');
-  const projector = new LeasedProjector(events, reads, notifier, {
-    leaseMs: config.projectorLeaseMs,
-    logger,
-    onAnnounceFailure: () => natsPublishFailures.inc(),
-  });
-  await projector.start();
-  watchProjection(projectionSource(events, reads, projector));
-
+  const closeStores = async () => {
+    await notifier.close();
+    await Promise.all([events.close(), reads.close()]);
+  };
+  const projector = new LeasedProjector(events, reads, notifier, { leaseMs: config.projectorLeaseMs, logger, observer: projectionMetrics });
+  const health = new ServiceHealth({ events, reads, notifier, projector, staleWrites: new StaleWrites(), maxLagMs: config.projectorMaxLagMs });
   const app = new Koa();
-  const router = new Router();
-  router.get('/health', (ctx: Context) => {
-    ctx.body = { status: 'ok', leader: projector.isLeader, owner: projector.owner };
-  });
-  router.get('/metrics', metricsEndpoint);
   app.use(httpMetrics(logger.child({ component: 'projector-http' })));
-  app.use(router.routes());
-  const { url, stop } = await listen(app, config.port, config.host);
+  app.use(healthRoutes(health).routes());
+  let listening;
+  try {
+    listening = await listen(app, config.port, config.host);
+  } catch (error) {
+    await closeStores();
+    throw error;
+  }
+  const { url, stop } = listening;
+  await projector.start();
+  const unwatchProjection = watchProjection(health);
+  const unwatchNats = watchNats(notifier);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      unwatchProjection();
+      unwatchNats();
       await stop();
       await projector.stop();
-      watchProjection(null);
-      await notifier.close();
-      await Promise.all([events.close(), reads.close()]);
+      await closeStores();
     })());
   return { url, projector, close };
 }

@@ -3,20 +3,23 @@ import type { AccountStore } from './accounts/account-store.ts';
 import { SqliteAccountStore } from './accounts/sqlite-account-store.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
+import { ServiceHealth } from './health/service-health.ts';
 import { createApp } from './http/app.ts';
 import { listen } from './http/listen.ts';
-import { createWebmail } from './http/webmail/index.ts';
+import { AccountMatchers } from './matching/account-matchers.ts';
 import { countedEventStore } from './metrics/counted-event-store.ts';
-import { natsPublishFailures, watchProjection } from './metrics/metrics.ts';
-import { InProcessNotifier } from './notifications/in-process-notifier.ts';
-import { NatsNotifier } from './notifications/nats-notifier.ts';
+import { watchNats } from './metrics/metrics.ts';
+import { projectionMetrics, readYourWritesTimeouts, watchProjection } from './metrics/projection-metrics.ts';
+import { NatsMatchResponder } from './notifications/nats-match-responder.ts';
 import type { Notifier } from './notifications/notifier.ts';
-import { CheckpointCatchUp } from './projections/checkpoint-catch-up.ts';
-import { LeasedProjector } from './projections/leased-projector.ts';
-import { projectionSource } from './projections/projection-source.ts';
-import type { ManagedReadStore } from './projections/read-model-admin.ts';
+import { LeasedProjector } from './projections/runtime/leased-projector.ts';
+import { recordingStaleWrites, StaleWrites } from './projections/runtime/stale-writes.ts';
+import { CheckpointCatchUp } from './projections/runtime/stored-checkpoint-catch-up.ts';
+import type { ManagedReadStore } from './projections/stores/managed-read-store.ts';
 import type { Logger } from './shared/logger.ts';
-import { openEventStore, openReadStore } from './stores.ts';
+import { leaseWorkerNumber } from './shared/worker-numbers.ts';
+import { openEventStore, openNotifier, openReadStore } from './stores.ts';
+import { createWebmail } from './webmail/index.ts';
 
 export interface Stores {
   readonly dataDir: string;
@@ -27,14 +30,22 @@ export interface Stores {
 }
 
 /** The embedded default for every port not configured otherwise (see stores.ts). */
-export async function openStores(config: Config): Promise<Stores> {
-  return {
-    dataDir: config.dataDir,
-    accounts: SqliteAccountStore.inDataDir(config.dataDir),
-    events: countedEventStore(await openEventStore(config)),
-    reads: await openReadStore(config),
-    notifier: config.natsUrl ? await NatsNotifier.connect(config.natsUrl) : new InProcessNotifier(),
-  };
+export async function openStores(config: Config, logger: Logger): Promise<Stores> {
+  // What opened before a later store failed to open (an unreachable NATS or Redis) is closed again.
+  const opened: { close(): Promise<void> }[] = [];
+  const keep = <T extends { close(): Promise<void> }>(store: T): T => (opened.push(store), store);
+  try {
+    return {
+      dataDir: config.dataDir,
+      accounts: keep(SqliteAccountStore.inDataDir(config.dataDir)),
+      events: keep(countedEventStore(await openEventStore(config))),
+      reads: keep(await openReadStore(config)),
+      notifier: keep(await openNotifier(config, logger)),
+    };
+  } catch (error) {
+    await Promise.allSettled(opened.map((store) => store.close()));
+    throw error;
+  }
 }
 
 export interface RunningService {
@@ -43,8 +54,14 @@ export interface RunningService {
   readonly stores: Stores;
   /** Null when PROJECTOR=off: a separate `npm run projector` process keeps the read models. */
   readonly projector: LeasedProjector | null;
-  /** Stops taking requests, lets in-flight ones finish, stops the projector and closes the stores. */
-  close(): Promise<void>;
+  readonly health: ServiceHealth;
+  /** Each account's compiled filters, behind POST /api/v2/filters/match and the NATS responder. */
+  readonly matchers: AccountMatchers;
+  /**
+   * Stops taking requests, lets in-flight ones finish, stops the projector and closes the stores. A
+   * function: it may be handed to a shutdown hook alone.
+   */
+  readonly close: () => Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -53,35 +70,89 @@ export interface ServiceOptions {
   readonly stores?: Stores;
   /** Where the webmail reads MAIL_DOMAIN, SMTP_URL, LOG_DIR and its other settings. */
   readonly env?: NodeJS.ProcessEnv;
+  /** How long a write waits for the read models before answering anyway (default 5 s). */
+  readonly catchUpTimeoutMs?: number;
+}
+
+/** Runs `step`; if it fails, runs `undo` (best effort) and fails with the step's error. */
+async function orUndo<T>(step: () => Promise<T>, undo: () => Promise<void>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await undo().catch(() => {});
+    throw error;
+  }
 }
 
 /**
  * The HTTP API with, unless PROJECTOR=off, a projector that runs while this process holds the projector
- * lease (the embedded default: everything in one process). Without one, writes wait on the shared checkpoint.
+ * lease (the embedded default: everything in one process). Without one, writes wait on the shared
+ * checkpoint. The order matters for a start that fails: the worker number is leased first (ids need it),
+ * the port is bound next, and the projector lease is taken only once the port is served, so a start
+ * that cannot bind (EADDRINUSE) holds no lease; whatever was taken is given back on the way out.
+ * With NATS_URL set it also answers filter-matching requests on `filters.match.<account_id>`.
  */
-export async function startService({ config, logger, stores: given, env }: ServiceOptions): Promise<RunningService> {
-  const stores = given ?? (await openStores(config));
+export async function startService({ config, logger, stores: given, env, catchUpTimeoutMs }: ServiceOptions): Promise<RunningService> {
+  const stores = given ?? (await openStores(config, logger));
+  const closeStores = async () => {
+    await stores.notifier.close();
+    await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);
+  };
+  const workerNumber = await orUndo(() => leaseWorkerNumber(stores.reads, { logger }), closeStores);
   const webmail = createWebmail({ accounts: stores.accounts, dataDir: config.dataDir, env: env ?? process.env });
-  const projector = config.projector
-    ? new LeasedProjector(stores.events, stores.reads, stores.notifier, {
-        leaseMs: config.projectorLeaseMs,
-        logger,
-        onAnnounceFailure: () => natsPublishFailures.inc(),
-      })
+  const matchers = new AccountMatchers(stores.reads);
+  const responder = config.natsUrl
+    ? await orUndo(
+        () => NatsMatchResponder.start(config.natsUrl!, matchers, logger, config.natsMatchSubject),
+        async () => {
+          await webmail.close();
+          await workerNumber.release();
+          await closeStores();
+        },
+      )
     : null;
-  await projector?.start();
-  watchProjection(projectionSource(stores.events, stores.reads, projector));
-  const catchUp = projector ?? new CheckpointCatchUp(stores.reads);
-  const app = createApp({ ...stores, catchUp, logger, isReady: () => true, before: [webmail.middleware] });
-  const { server, url, stop } = await listen(app, config.port, config.host);
+  const releaseAll = async () => {
+    await responder?.close();
+    await webmail.close();
+    await workerNumber.release();
+    await closeStores();
+  };
+  const projector = config.projector
+    ? new LeasedProjector(stores.events, stores.reads, stores.notifier, { leaseMs: config.projectorLeaseMs, logger, observer: projectionMetrics })
+    : null;
+  const staleWrites = new StaleWrites();
+  const catchUp = recordingStaleWrites(projector ?? new CheckpointCatchUp(stores.reads), staleWrites, () => readYourWritesTimeouts.inc());
+  const health = new ServiceHealth({ ...stores, projector, staleWrites, maxLagMs: config.projectorMaxLagMs });
+  const app = createApp({
+    ...stores,
+    catchUp,
+    matchers,
+    logger,
+    health,
+    before: [webmail.middleware],
+    corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
+    ...(catchUpTimeoutMs ? { catchUpTimeoutMs } : {}),
+  });
+  const { server, url, stop } = await orUndo(() => listen(app, config.port, config.host), releaseAll);
+  await orUndo(
+    async () => projector?.start(),
+    async () => {
+      await stop();
+      await projector?.stop();
+      await releaseAll();
+    },
+  );
+  const unwatchProjection = watchProjection(health);
+  const unwatchNats = watchNats(stores.notifier);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      unwatchProjection();
+      unwatchNats();
       await stop();
       await projector?.stop();
-      await webmail.close();
-      await stores.notifier.close();
-      await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);
+      await releaseAll();
     })());
-  return { server, url, stores, projector, close };
+  return { server, url, stores, projector, health, matchers, close };
 }

@@ -1,8 +1,13 @@
 import type { Config } from './config.ts';
+import { natsAnnouncementsDelayed, natsPublishFailures, redisPublishFailures } from './metrics/metrics.ts';
+import { FanOutNotifier } from './notifications/fan-out-notifier.ts';
+import { NullNotifier } from './notifications/null-notifier.ts';
+import type { Notifier } from './notifications/notifier.ts';
+import type { Logger } from './shared/logger.ts';
 import type { EventStore } from './events/event-store.ts';
 import { SqliteEventStore } from './events/sqlite-event-store.ts';
-import type { ManagedReadStore } from './projections/read-model-admin.ts';
-import { SqliteReadStore } from './projections/sqlite-read-store.ts';
+import type { ManagedReadStore } from './projections/stores/managed-read-store.ts';
+import { SqliteReadStore } from './projections/stores/sqlite-read-store.ts';
 
 /**
  * Which adapter backs each port: EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is
@@ -22,11 +27,43 @@ export interface ReadStoreOptions {
 
 export async function openReadStore(config: Config, options: ReadStoreOptions = {}): Promise<ManagedReadStore> {
   if (config.mongodbUrl) {
-    const { MongoReadStore } = await import('./projections/mongo-read-store.ts');
+    const { MongoReadStore } = await import('./projections/stores/mongo-read-store.ts');
     return MongoReadStore.connect(config.mongodbUrl);
   }
   const store = SqliteReadStore.inDataDir(config.dataDir);
   return options.bulk ? store.relaxDurability() : store;
+}
+
+/**
+ * NATS when NATS_URL is set (its outages logged and counted), else nobody (announcements are dropped); with REDIS_URL
+ * also Mastodon's Redis channel beside it.
+ */
+export async function openNotifier(config: Config, logger: Logger, name = 'content-filters'): Promise<Notifier> {
+  const primary = await openPrimaryNotifier(config, logger, name);
+  if (!config.redisUrl) return primary;
+  try {
+    const { RedisTimelineNotifier } = await import('./notifications/redis-timeline-notifier.ts');
+    const redis = await RedisTimelineNotifier.connect(config.redisUrl, {
+      namespace: config.redisNamespace,
+      logger: logger.child({ component: 'redis' }),
+      onFailure: () => redisPublishFailures.inc(),
+    });
+    return new FanOutNotifier(primary, [redis]);
+  } catch (error) {
+    await primary.close();
+    throw error;
+  }
+}
+
+async function openPrimaryNotifier(config: Config, logger: Logger, name = 'content-filters'): Promise<Notifier> {
+  if (!config.natsUrl) return new NullNotifier();
+  const { NatsNotifier } = await import('./notifications/nats-notifier.ts');
+  return NatsNotifier.connect(config.natsUrl, {
+    name,
+    logger: logger.child({ component: 'nats' }),
+    onDelayed: (count) => natsAnnouncementsDelayed.inc(count),
+    onLost: (count) => natsPublishFailures.inc(count),
+  });
 }
 
 /** For start-up logs: where events and read models live, without credentials. */

@@ -11,6 +11,21 @@ export interface TokenGrant {
   readonly scopes: readonly string[];
 }
 
+/** What an auditor sees of a token: never its secret. */
+export interface TokenRecord {
+  /** The id event metadata records as `tokenId` (the part of the token before the `_`). */
+  readonly tokenId: string;
+  readonly accountId: string;
+  readonly scopes: readonly string[];
+  readonly createdAt: string;
+  /** When a request last authenticated with it, to the minute; null if never. */
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+/** How often, at most, one process records a token's last use (a write per request would cost too much). */
+export const LAST_USED_PRECISION_MS = 60_000;
+
 /**
  * The account port. Tokens are kept only as hashes; `authenticate` compares in constant time and sees
  * a revocation as soon as it is committed, also when another process (the CLI) made it.
@@ -22,7 +37,13 @@ export interface AccountStore {
   /** Accounts whose username starts with the prefix, for address completion. */
   searchAccounts(prefix: string, limit: number): Promise<readonly Account[]>;
   createToken(accountId: string, scopes: readonly string[]): Promise<string>;
+  /** False when the token is unknown, its secret is wrong, or it was already revoked. */
   revokeToken(token: string): Promise<boolean>;
+  /** By the id event metadata records; false when no such token is active. */
+  revokeTokenById(tokenId: string): Promise<boolean>;
+  /** Every token of the account, revoked ones too, oldest first. */
+  listTokens(accountId: string): Promise<readonly TokenRecord[]>;
+  /** Also records the token's last use (at most once per LAST_USED_PRECISION_MS and process). */
   authenticate(token: string): Promise<TokenGrant | null>;
   setPasswordHash(accountId: string, passwordHash: string): Promise<void>;
   passwordHash(accountId: string): Promise<string | null>;

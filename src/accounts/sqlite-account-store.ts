@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { newId } from '../shared/ids.ts';
-import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
-import { AccountError, checkUsername, type Account, type AccountStore, type TokenGrant } from './account-store.ts';
+import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
+import { accountsSchema } from './sqlite-accounts-schema.ts';
+import { AccountError, checkUsername, LAST_USED_PRECISION_MS, type Account, type AccountStore, type TokenGrant, type TokenRecord } from './account-store.ts';
 import { formatToken, hashSecret, mintSecret, secretMatches, splitToken } from './token-secret.ts';
 
 interface AccountRow {
@@ -14,25 +15,27 @@ interface TokenRow extends AccountRow {
   token_id: string;
   secret_hash: Buffer;
   scopes: string;
+  last_used_at: string | null;
   revoked_at: string | null;
 }
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS accounts (
-    id TEXT PRIMARY KEY,
-    username TEXT NOT NULL UNIQUE COLLATE NOCASE,
-    password_hash TEXT,
-    created_at TEXT NOT NULL
-  );
-  CREATE TABLE IF NOT EXISTS access_tokens (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    secret_hash BLOB NOT NULL,
-    scopes TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    revoked_at TEXT
-  );
-`;
+interface TokenListRow {
+  id: string;
+  account_id: string;
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const toTokenRecord = (row: TokenListRow): TokenRecord => ({
+  tokenId: row.id,
+  accountId: row.account_id,
+  scopes: row.scopes.split(' '),
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+  revokedAt: row.revoked_at,
+});
 
 const toAccount = (row: AccountRow): Account => ({ id: row.id, username: row.username, createdAt: row.created_at });
 
@@ -42,8 +45,7 @@ export class SqliteAccountStore implements AccountStore {
   private readonly sql: ReturnType<typeof statementCache>;
 
   constructor(path: string) {
-    this.db = openSqlite(path);
-    this.db.exec(SCHEMA);
+    this.db = openSqlite(path, accountsSchema);
     this.sql = statementCache(this.db);
   }
 
@@ -55,8 +57,7 @@ export class SqliteAccountStore implements AccountStore {
     checkUsername(username);
     const account = { id: newId(), username, createdAt: new Date().toISOString() };
     try {
-      this.sql('INSERT INTO accounts (id, username, created_at) VALUES (?, ?, ?)')
-        .run(account.id, account.username, account.createdAt);
+      this.sql('INSERT INTO accounts (id, username, created_at) VALUES (?, ?, ?)').run(account.id, account.username, account.createdAt);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new AccountError(`username "${username}" is taken`);
@@ -67,16 +68,16 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async findAccount(usernameOrId: string): Promise<Account | null> {
-    const row = this.sql<[string, string], AccountRow>('SELECT id, username, created_at FROM accounts WHERE id = ? OR username = ?')
-      .get(usernameOrId, usernameOrId);
+    const row = this.sql<[string, string], AccountRow>('SELECT id, username, created_at FROM accounts WHERE id = ? OR username = ?').get(
+      usernameOrId,
+      usernameOrId,
+    );
     return row ? toAccount(row) : null;
   }
 
   async searchAccounts(prefix: string, limit: number): Promise<readonly Account[]> {
     const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return this.sql<[string, number], AccountRow>(
-        "SELECT id, username, created_at FROM accounts WHERE username LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?",
-      )
+    return this.sql<[string, number], AccountRow>("SELECT id, username, created_at FROM accounts WHERE username LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?")
       .all(`${escaped}%`, limit)
       .map(toAccount);
   }
@@ -84,8 +85,13 @@ export class SqliteAccountStore implements AccountStore {
   async createToken(accountId: string, scopes: readonly string[]): Promise<string> {
     const tokenId = newId();
     const secret = mintSecret();
-    this.sql('INSERT INTO access_tokens (id, account_id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(tokenId, accountId, hashSecret(secret), scopes.join(' '), new Date().toISOString());
+    this.sql('INSERT INTO access_tokens (id, account_id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      tokenId,
+      accountId,
+      hashSecret(secret),
+      scopes.join(' '),
+      new Date().toISOString(),
+    );
     return formatToken(tokenId, secret);
   }
 
@@ -96,9 +102,23 @@ export class SqliteAccountStore implements AccountStore {
     return true;
   }
 
+  async revokeTokenById(tokenId: string): Promise<boolean> {
+    const result = this.sql('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), tokenId);
+    return result.changes === 1;
+  }
+
+  async listTokens(accountId: string): Promise<readonly TokenRecord[]> {
+    return this.sql<[string], TokenListRow>(
+      'SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE account_id = ? ORDER BY created_at, id',
+    )
+      .all(accountId)
+      .map(toTokenRecord);
+  }
+
   async authenticate(token: string): Promise<TokenGrant | null> {
     const row = this.tokenRow(token);
     if (!row || row.revoked_at !== null) return null;
+    this.recordUse(row);
     return { tokenId: row.token_id, account: toAccount(row), scopes: row.scopes.split(' ') };
   }
 
@@ -108,13 +128,24 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async passwordHash(accountId: string): Promise<string | null> {
-    const row = this.sql<[string], { password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?')
-      .get(accountId);
+    const row = this.sql<[string], { password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?').get(accountId);
     return row?.password_hash ?? null;
+  }
+
+  /** Journal mode and sync level of the open connection, as SQLite reports them. */
+  durability(): ConnectionDurability {
+    return durabilityOf(this.db);
   }
 
   async close(): Promise<void> {
     this.db.close();
+  }
+
+  /** Written only when the stored time is older than the precision, so a busy token costs one write a minute. */
+  private recordUse(row: TokenRow): void {
+    const now = Date.now();
+    if (row.last_used_at !== null && now - Date.parse(row.last_used_at) < LAST_USED_PRECISION_MS) return;
+    this.sql('UPDATE access_tokens SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), row.token_id);
   }
 
   /** The row of a well-formed token whose secret matches; null for anything else. */
@@ -122,10 +153,9 @@ export class SqliteAccountStore implements AccountStore {
     const parts = splitToken(token);
     if (!parts) return null;
     const row = this.sql<[string], TokenRow>(
-        `SELECT t.id AS token_id, t.secret_hash, t.scopes, t.revoked_at, a.id, a.username, a.created_at
+      `SELECT t.id AS token_id, t.secret_hash, t.scopes, t.last_used_at, t.revoked_at, a.id, a.username, a.created_at
          FROM access_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.id = ?`,
-      )
-      .get(parts.tokenId);
+    ).get(parts.tokenId);
     return row && secretMatches(parts.secret, row.secret_hash) ? row : null;
   }
 }

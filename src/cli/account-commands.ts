@@ -1,9 +1,18 @@
 import { Command } from 'commander';
-import { AccountError } from '../accounts/account-store.ts';
 import { hashPassword } from '../accounts/passwords.ts';
-import { SqliteAccountStore } from '../accounts/sqlite-account-store.ts';
 import type { Config } from '../config.ts';
-import { readPasswordFromStdin } from './read-password.ts';
+import { CliError } from './cli-error.ts';
+import { findAccountOrFail, withAccounts } from './account-lookup.ts';
+import { promptNewPassword, readNewPassword } from './read-password.ts';
+import { withWorkerNumber } from './with-worker-number.ts';
+
+/** `--password` asks on the terminal; `--password-stdin` reads a pipe (and asks too when stdin is a terminal). */
+async function newPasswordFrom(options: { password?: boolean; passwordStdin?: boolean }): Promise<string | null> {
+  if (options.passwordStdin) return readNewPassword();
+  if (!options.password) return null;
+  if (!process.stdin.isTTY) throw new CliError('--password asks on a terminal; to pipe a password in, use --password-stdin');
+  return promptNewPassword();
+}
 
 export function accountCommands(config: Config): Command {
   const account = new Command('account').description('Manage accounts.');
@@ -11,49 +20,38 @@ export function accountCommands(config: Config): Command {
     .command('create')
     .description('Create an account and print its id.')
     .argument('<username>', 'letters, digits and _ (dots and dashes inside), at most 30')
+    .option('--password', 'ask for a webmail password on the terminal (not echoed, twice)')
     .option('--password-stdin', 'read a webmail password from standard input (one trailing newline is dropped)')
-    .action(async (username: string, options: { passwordStdin?: boolean }) => {
+    .action(async (username: string, options: { password?: boolean; passwordStdin?: boolean }) => {
       // Read (and check) the password before creating anything, so a bad one leaves no half-made account.
-      const passwordHash = options.passwordStdin ? await hashPassword(await readPasswordFromStdin()) : null;
-      const store = SqliteAccountStore.inDataDir(config.dataDir);
-      try {
-        const created = await store.createAccount(username);
+      const password = await newPasswordFrom(options);
+      const passwordHash = password === null ? null : await hashPassword(password);
+      await withAccounts(config, false, async (store) => {
+        const created = await withWorkerNumber(config, () => store.createAccount(username));
         if (passwordHash) await store.setPasswordHash(created.id, passwordHash);
         process.stdout.write(`${created.id}\n`);
-      } finally {
-        await store.close();
-      }
+      });
     });
   account
     .command('password')
-    .description('Set the webmail password of an account.')
+    .description('Set the webmail password of an account: asked on a terminal (not echoed, twice), else read from standard input.')
     .argument('<username-or-id>')
-    .requiredOption('--password-stdin', 'read the password from standard input (one trailing newline is dropped)')
+    .option('--password-stdin', 'read the password from standard input when it is a pipe or a file (the default there anyway)')
     .action(async (who: string) => {
-      const passwordHash = await hashPassword(await readPasswordFromStdin());
-      const store = SqliteAccountStore.inDataDir(config.dataDir);
-      try {
-        const found = await store.findAccount(who);
-        if (!found) throw new AccountError(`no account "${who}"`);
-        await store.setPasswordHash(found.id, passwordHash);
+      const passwordHash = await hashPassword(await readNewPassword());
+      await withAccounts(config, true, async (store) => {
+        await store.setPasswordHash((await findAccountOrFail(store, who)).id, passwordHash);
         process.stderr.write('password set\n');
-      } finally {
-        await store.close();
-      }
+      });
     });
   account
     .command('show')
     .description('Print an account as JSON.')
     .argument('<username-or-id>')
     .action(async (who: string) => {
-      const store = SqliteAccountStore.inDataDir(config.dataDir);
-      try {
-        const found = await store.findAccount(who);
-        if (!found) throw new AccountError(`no account "${who}"`);
-        process.stdout.write(`${JSON.stringify(found)}\n`);
-      } finally {
-        await store.close();
-      }
+      await withAccounts(config, true, async (store) => {
+        process.stdout.write(`${JSON.stringify(await findAccountOrFail(store, who))}\n`);
+      });
     });
   return account;
 }

@@ -1,10 +1,21 @@
 import { Command, CommanderError } from 'commander';
 import { AccountError } from '../accounts/account-store.ts';
 import { loadConfig } from '../config.ts';
-import { RebuildError } from '../projections/rebuild-read-models.ts';
+import { EventStoreUnavailableError } from '../events/event-store.ts';
+import { RebuildError } from '../projections/admin/rebuild-read-models.ts';
+import { FillError } from '../projections/runtime/fill-generation.ts';
+import { ReadStoreUnavailableError } from '../projections/stores/read-store.ts';
+import { WorkerNumberUnavailableError } from '../shared/ids.ts';
+import { BadSetting } from '../shared/settings.ts';
+import { AllWorkerNumbersTakenError } from '../shared/worker-numbers.ts';
+import { SqliteOpenError } from '../shared/sqlite.ts';
+import { VERSION } from '../shared/version.ts';
 import { accountCommands } from './account-commands.ts';
 import { auditCommands } from './audit-commands.ts';
+import { CliError } from './cli-error.ts';
+import { CLI_SETTINGS_HELP } from './cli-settings.ts';
 import { projectionCommands } from './projection-commands.ts';
+import { OutputClosedError, watchStdout } from './stdout-lines.ts';
 import { tokenCommands } from './token-commands.ts';
 
 /**
@@ -15,6 +26,8 @@ export function buildCli(): Command {
   const config = loadConfig();
   const program = new Command('content-filters')
     .description('Operate a content-filters data directory (DATA_DIR, default ./data).')
+    .version(VERSION, '-V, --version', 'print the version')
+    .addHelpText('after', CLI_SETTINGS_HELP)
     .showHelpAfterError()
     .exitOverride();
   program.addCommand(accountCommands(config));
@@ -24,14 +37,31 @@ export function buildCli(): Command {
   return program;
 }
 
+/** Failures an operator can act on: one line on stderr and exit code 1, never a stack trace. */
+const EXPECTED = [
+  AccountError,
+  RebuildError,
+  FillError,
+  EventStoreUnavailableError,
+  ReadStoreUnavailableError,
+  WorkerNumberUnavailableError,
+  AllWorkerNumbersTakenError,
+  CliError,
+  SqliteOpenError,
+  BadSetting,
+];
+
 async function main(argv: string[]): Promise<number> {
+  watchStdout();
   try {
     await buildCli().parseAsync(argv);
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof AccountError || error instanceof RebuildError) {
-      process.stderr.write(`error: ${error.message}\n`);
+    // The reader of stdout went away (`| head -1`): nothing more is wanted.
+    if (error instanceof OutputClosedError) return 0;
+    if (EXPECTED.some((type) => error instanceof type)) {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
       return 1;
     }
     throw error;

@@ -1,4 +1,4 @@
-import type { FillProgress } from '../projections/fill-generation.ts';
+import type { FillProgress } from '../projections/runtime/fill-generation.ts';
 
 const BAR_WIDTH = 30;
 const TTY_EVERY_MS = 100;

@@ -1,7 +1,10 @@
 import { Command } from 'commander';
 import type { Config } from '../config.ts';
-import { rebuildReadModels } from '../projections/rebuild-read-models.ts';
+import { rebuildReadModels } from '../projections/admin/rebuild-read-models.ts';
+import { FILTERS_PROJECTION } from '../projections/runtime/filter-projector.ts';
 import { openEventStore, openReadStore } from '../stores.ts';
+import { millisecondsArgument } from './cli-arguments.ts';
+import { requireEventLog } from './existing-stores.ts';
 import { progressReporter } from './progress-reporter.ts';
 
 /** `projections rebuild`: fresh read models from the log, swapped in while the service keeps answering. */
@@ -10,8 +13,10 @@ export function projectionCommands(config: Config): Command {
   projections
     .command('rebuild')
     .description('Rebuild the v1 and v2 read models from the event log into fresh tables or collections and swap them in.')
-    .option('--handover-timeout <ms>', 'how long to wait for a running projector to swap the rebuild in', (v) => Number(v), 30_000)
+    .option('--handover-timeout <ms>', 'how long to wait for a running projector to swap the rebuild in', millisecondsArgument, 30_000)
     .action(async (options: { handoverTimeout: number }) => {
+      // A rebuild of a missing log would swap in empty read models.
+      requireEventLog(config);
       const events = await openEventStore(config);
       const reads = await openReadStore(config, { bulk: true });
       const progress = progressReporter();
@@ -31,6 +36,20 @@ export function projectionCommands(config: Config): Command {
       } finally {
         progress.done();
         await Promise.all([events.close(), reads.close()]);
+      }
+    });
+  projections
+    .command('parked')
+    .description('Print the events the projector gave up on (parked), one JSON object per line, oldest first.')
+    .action(async () => {
+      const reads = await openReadStore(config);
+      try {
+        for (const parked of await reads.parkedEvents(FILTERS_PROJECTION)) {
+          const { position, revision, ...rest } = parked;
+          process.stdout.write(`${JSON.stringify({ position: position.toString(), revision: revision.toString(), ...rest })}\n`);
+        }
+      } finally {
+        await reads.close();
       }
     });
   return projections;

@@ -1,7 +1,12 @@
 import { Command } from 'commander';
-import { AccountError, parseScopes } from '../accounts/account-store.ts';
-import { SqliteAccountStore } from '../accounts/sqlite-account-store.ts';
+import { parseScopes } from '../accounts/account-store.ts';
+import { splitToken } from '../accounts/token-secret.ts';
 import type { Config } from '../config.ts';
+import { isId } from '../shared/ids.ts';
+import { findAccountOrFail, withAccounts } from './account-lookup.ts';
+import { CliError } from './cli-error.ts';
+import { writeLine } from './stdout-lines.ts';
+import { withWorkerNumber } from './with-worker-number.ts';
 
 export function tokenCommands(config: Config): Command {
   const token = new Command('token').description('Manage access tokens.');
@@ -12,27 +17,35 @@ export function tokenCommands(config: Config): Command {
     .option('--scopes <scopes>', 'space-separated scopes; read covers read:filters, write covers write:filters', 'read:filters write:filters')
     .action(async (who: string, options: { scopes: string }) => {
       const scopes = parseScopes(options.scopes);
-      const store = SqliteAccountStore.inDataDir(config.dataDir);
-      try {
-        const account = await store.findAccount(who);
-        if (!account) throw new AccountError(`no account "${who}"`);
-        process.stdout.write(`${await store.createToken(account.id, scopes)}\n`);
-      } finally {
-        await store.close();
-      }
+      await withAccounts(config, false, async (store) => {
+        const account = await findAccountOrFail(store, who);
+        process.stdout.write(`${await withWorkerNumber(config, () => store.createToken(account.id, scopes))}\n`);
+      });
+    });
+  token
+    .command('list')
+    .description("Print an account's tokens as NDJSON, oldest first: tokenId (as in event metadata), scopes, createdAt, lastUsedAt (to the minute), revokedAt.")
+    .argument('<username-or-id>')
+    .action(async (who: string) => {
+      await withAccounts(config, true, async (store) => {
+        const account = await findAccountOrFail(store, who);
+        for (const record of await store.listTokens(account.id)) {
+          const { tokenId, scopes, createdAt, lastUsedAt, revokedAt } = record;
+          await writeLine(JSON.stringify({ tokenId, account: account.username, scopes, createdAt, lastUsedAt, revokedAt }));
+        }
+      });
     });
   token
     .command('revoke')
-    .description('Revoke an access token; it is refused from then on.')
-    .argument('<token>')
+    .description('Revoke an access token, given whole or by its id (the tokenId of event metadata and `token list`); it is refused from then on.')
+    .argument('<token-or-token-id>')
     .action(async (value: string) => {
-      const store = SqliteAccountStore.inDataDir(config.dataDir);
-      try {
-        if (!(await store.revokeToken(value))) throw new AccountError('no such active token');
+      const byId = isId(value) && splitToken(value) === null;
+      await withAccounts(config, true, async (store) => {
+        const revoked = byId ? await store.revokeTokenById(value) : await store.revokeToken(value);
+        if (!revoked) throw new CliError(byId ? `no active token with id ${value}` : 'no such active token');
         process.stderr.write('revoked\n');
-      } finally {
-        await store.close();
-      }
+      });
     });
   return token;
 }

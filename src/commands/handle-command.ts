@@ -1,11 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConcurrencyError, type EventStore, type ExpectedRevision } from '../events/event-store.ts';
+import { ConcurrencyError, type EventStore, type ExpectedRevision, type RecordedEvent } from '../events/event-store.ts';
 import { ConflictError } from './errors.ts';
 
 export interface Decider<Command, State, Event> {
-  decide(command: Command, state: State): Event[];
-  evolve(state: State, event: Event): State;
-  initialState(): State;
+  // Function-valued members, not methods: pure functions with no `this`, passed around as values.
+  readonly decide: (command: Command, state: State) => Event[];
+  readonly evolve: (state: State, event: Event) => State;
+  readonly initialState: () => State;
 }
 
 export interface CommandOutcome<State, Event> {
@@ -16,11 +17,24 @@ export interface CommandOutcome<State, Event> {
   readonly position: bigint | null;
 }
 
-export interface HandleOptions {
+export interface HandleOptions<Event> {
+  /**
+   * Reads a stored event as the decider's event, upcast to its current shape; null skips an event this
+   * code cannot read (a type or version written by a newer release).
+   */
+  readonly readEvent: (recorded: RecordedEvent) => Event | null;
   /** Metadata for the i-th of n events appended together. */
-  readonly metadata: (index: number, count: number) => unknown;
+  readonly metadata: (index: number, count: number, event: Event) => unknown;
   /** Re-runs after a concurrency conflict before giving up with a ConflictError. */
   readonly retries?: number;
+}
+
+/**
+ * How long to wait before re-running after the n-th lost race (from 0): 5 ms doubling each time, plus up
+ * to 10 ms of jitter so that writers that collided do not collide again in step.
+ */
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  return 5 * 2 ** attempt + random() * 10;
 }
 
 /**
@@ -32,12 +46,15 @@ export async function handleCommand<Command, State, Event extends { type: string
   decider: Decider<Command, State, Event>,
   streamName: string,
   command: Command,
-  options: HandleOptions,
+  options: HandleOptions<Event>,
 ): Promise<CommandOutcome<State, Event>> {
   const retries = options.retries ?? 5;
   for (let attempt = 0; ; attempt += 1) {
     const recorded = await store.readStream(streamName);
-    const state = recorded.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as Event), decider.initialState());
+    const state = recorded.reduce((s, stored) => {
+      const event = options.readEvent(stored);
+      return event === null ? s : decider.evolve(s, event);
+    }, decider.initialState());
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, events, position: null };
     const last = recorded.at(-1);
@@ -45,14 +62,14 @@ export async function handleCommand<Command, State, Event extends { type: string
     try {
       const appended = await store.appendToStream(
         streamName,
-        events.map((e, i) => ({ type: e.type, data: e.data, metadata: options.metadata(i, events.length) })),
+        events.map((e, i) => ({ type: e.type, data: e.data, metadata: options.metadata(i, events.length, e) })),
         expected,
       );
       return { state: events.reduce(decider.evolve, state), events, position: appended.position };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
       if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');
-      await delay(5 * 2 ** attempt + Math.random() * 10);
+      await delay(retryDelayMs(attempt));
     }
   }
 }

@@ -1,14 +1,18 @@
 import {
   ANY,
+  DeadlineExceededError,
   END,
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
   NO_STREAM,
+  NotLeaderError,
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
   streamNameFilter,
+  TimeoutError,
+  UnavailableError,
   WrongExpectedVersionError,
   isCommandError,
   type AllStreamResolvedEvent,
@@ -54,14 +58,17 @@ function toRecorded(event: EsdbRecorded, position: bigint): RecordedEvent {
     revision: event.revision,
     position,
     type: event.type,
-    data: event.isJson ? event.data : JSON.parse(Buffer.from(event.data as Uint8Array).toString('utf8')),
+    data: event.isJson ? event.data : JSON.parse(Buffer.from(event.data).toString('utf8')),
     metadata: event.metadata instanceof Uint8Array ? {} : (event.metadata ?? {}),
     recordedAt: event.created.toISOString(),
   };
 }
 
+/** Command errors that say the server could not be reached or could not answer in time, not that the request was wrong. */
+const UNREACHABLE = [UnavailableError, DeadlineExceededError, TimeoutError, NotLeaderError];
+
 function unavailable(error: unknown): never {
-  if (error instanceof Error && isCommandError(error)) throw error;
+  if (error instanceof Error && isCommandError(error) && !UNREACHABLE.some((type) => error instanceof type)) throw error;
   throw new EventStoreUnavailableError(`EventStoreDB: ${(error as Error).message}`);
 }
 

@@ -72,6 +72,8 @@ export interface EventMetadata {
   /** Events appended together share a commit; the projector announces a change once per commit. */
   readonly commitIndex: number;
   readonly commitSize: number;
+  /** The version of this event type's data schema it was written in (filter-event-versions.ts). */
+  readonly schemaVersion: number;
 }
 
 export const FILTER_CATEGORY = 'filter';
@@ -82,8 +84,4 @@ export function filterStream(filterId: string): string {
 
 export function filterIdOfStream(streamName: string): string | null {
   return streamName.startsWith(`${FILTER_CATEGORY}-`) ? streamName.slice(FILTER_CATEGORY.length + 1) : null;
-}
-
-export function isFilterEvent(event: { type: string }): event is FilterEvent {
-  return (FILTER_EVENT_TYPES as readonly string[]).includes(event.type);
 }

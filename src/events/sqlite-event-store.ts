@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
+import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
+import { watchSqliteCommits } from './sqlite-change-watch.ts';
+import { eventsSchema } from './sqlite-events-schema.ts';
 import {
   ConcurrencyError,
   type AppendResult,
@@ -21,23 +23,6 @@ interface EventRow {
   metadata: string;
   recorded_at: string;
 }
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS events (
-    position INTEGER PRIMARY KEY AUTOINCREMENT,
-    event_id TEXT NOT NULL UNIQUE,
-    stream TEXT NOT NULL,
-    revision INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    metadata TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    UNIQUE (stream, revision)
-  );
-`;
-
-/** How often to look for appends made by another process on the same file. */
-const FOREIGN_APPEND_POLL_MS = 25;
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
   eventId: row.event_id,
@@ -69,17 +54,14 @@ export class SqliteEventStore implements EventStore {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
   private readonly listeners = new Set<() => void>();
-  private poller: NodeJS.Timeout | undefined;
+  private stopWatching: (() => void) | undefined;
   private dataVersion = 0;
   private readonly appendTx: (streamName: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
 
-  constructor(path: string) {
-    this.db = openSqlite(path);
-    this.db.exec(SCHEMA);
+  constructor(private readonly path: string) {
+    this.db = openSqlite(path, eventsSchema);
     this.sql = statementCache(this.db);
-    const currentRevision = this.sql<[string], { revision: number | bigint | null }>(
-      'SELECT MAX(revision) AS revision FROM events WHERE stream = ?',
-    );
+    const currentRevision = this.sql<[string], { revision: number | bigint | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
     const insert = this.sql(
       `INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -93,15 +75,7 @@ export class SqliteEventStore implements EventStore {
       const recordedAt = new Date().toISOString();
       for (const event of events) {
         revision += 1n;
-        const result = insert.run(
-          randomUUID(),
-          streamName,
-          revision,
-          event.type,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata ?? {}),
-          recordedAt,
-        );
+        const result = insert.run(randomUUID(), streamName, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata ?? {}), recordedAt);
         position = BigInt(result.lastInsertRowid);
       }
       return { nextRevision: revision, position };
@@ -130,9 +104,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
-    return this.sql<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision')
-      .all(streamName)
-      .map(toRecorded);
+    return this.sql<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision').all(streamName).map(toRecorded);
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
@@ -150,6 +122,11 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
+  /** Journal mode and sync level of the open connection, as SQLite reports them. */
+  durability(): ConnectionDurability {
+    return durabilityOf(this.db);
+  }
+
   async close(): Promise<void> {
     this.stopPolling();
     this.listeners.clear();
@@ -160,24 +137,26 @@ export class SqliteEventStore implements EventStore {
     for (const listener of [...this.listeners]) listener();
   }
 
-  /** `PRAGMA data_version` changes only when another connection commits: a cheap way to hear the CLI. */
+  /**
+   * `PRAGMA data_version` changes only when another connection commits: a cheap question, asked whenever
+   * the file's write-ahead log changes, so another process's append (the CLI, other API processes) is heard at once.
+   */
   private startPolling(): void {
-    if (this.poller) return;
+    if (this.stopWatching) return;
     this.dataVersion = this.readDataVersion();
-    this.poller = setInterval(() => {
+    this.stopWatching = watchSqliteCommits(this.path, () => {
       if (!this.db.open) return;
       const version = this.readDataVersion();
       if (version !== this.dataVersion) {
         this.dataVersion = version;
         this.notify();
       }
-    }, FOREIGN_APPEND_POLL_MS);
-    this.poller.unref();
+    });
   }
 
   private stopPolling(): void {
-    if (this.poller) clearInterval(this.poller);
-    this.poller = undefined;
+    this.stopWatching?.();
+    this.stopWatching = undefined;
   }
 
   private readDataVersion(): number {

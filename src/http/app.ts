@@ -1,23 +1,33 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
-import { httpMetrics, metricsEndpoint } from '../metrics/http-metrics.ts';
+import type { AccountMatchers } from '../matching/account-matchers.ts';
+import { httpMetrics } from '../metrics/http-metrics.ts';
 import { authenticate, requireFilterScope } from './authentication.ts';
-import { jsonErrors } from './http-errors.ts';
+import { apiCors, type CorsOrigins } from './cors.ts';
+import { healthRoutes, type HealthSource } from './health-routes.ts';
+import { jsonErrors, koaErrorLogger } from './http-errors.ts';
 import { requestId } from './request-id.ts';
 import { requestParams } from './request-params.ts';
 import type { FilterRouteDeps } from './route-context.ts';
 import { v1FilterRoutes } from './routes/v1-filter-routes.ts';
+import { v2FilterMatchRoute } from './routes/v2-filter-match-route.ts';
 import { v2FilterRoutes } from './routes/v2-filter-routes.ts';
 import { v2KeywordRoutes } from './routes/v2-keyword-routes.ts';
 import { v2StatusRoutes } from './routes/v2-status-routes.ts';
 
 export interface AppDeps extends FilterRouteDeps {
   readonly accounts: AccountStore;
-  /** False until the read models are being maintained; /health answers 503 meanwhile. */
-  readonly isReady: () => boolean;
-  /** Mounted before the JSON API's error handling and body parsing (the webmail renders its own pages). */
+  /** What GET /health reports. */
+  readonly health: HealthSource;
+  /** Compiled filters per account, for POST /api/v2/filters/match. */
+  readonly matchers: AccountMatchers;
+  /** Mounted before the JSON API's routes and body parsing (the webmail renders its own pages and errors). */
   readonly before?: readonly Middleware[];
+  /** Who may call /api/* from a browser page on another origin (default `*`, as Mastodon). */
+  readonly corsOrigins?: CorsOrigins;
+  /** How many reverse proxies in front to believe about the client's address and scheme (default 0: none). */
+  readonly trustProxy?: number;
 }
 
 async function apiHeaders(ctx: Context, next: Next): Promise<void> {
@@ -42,19 +52,24 @@ function filtersRouter(deps: AppDeps): Router {
 /** The HTTP application; it never listens by itself, so tests and main decide where it runs. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
+  // Behind TLS-terminating proxies: ctx.ip (logs, fail2ban) and ctx.secure (Secure cookies) come from
+  // X-Forwarded-For/-Proto, taking only the addresses the trusted proxies appended.
+  app.proxy = (deps.trustProxy ?? 0) > 0;
+  if (app.proxy) app.maxIpsCount = deps.trustProxy!;
+  // Errors Koa itself sees (a failed response stream, the webmail's reports) go to the JSON log, not stderr.
+  app.on('error', koaErrorLogger(deps.logger));
+  // Outermost, so a failure in any layer (request id, metrics, CORS, webmail, routes) is still a JSON answer.
+  app.use(jsonErrors(deps.logger));
   app.use(requestId);
   app.use(httpMetrics(deps.logger));
+  app.use(apiCors(deps.corsOrigins ?? '*'));
   for (const middleware of deps.before ?? []) app.use(middleware);
-  app.use(jsonErrors(deps.logger));
-  const health = new Router();
-  health.get('/health', (ctx: Context) => {
-    ctx.status = deps.isReady() ? 200 : 503;
-    ctx.body = { status: deps.isReady() ? 'ok' : 'starting' };
-  });
-  health.get('/metrics', metricsEndpoint);
   const filters = filtersRouter(deps);
-  app.use(health.routes());
+  app.use(healthRoutes(deps.health).routes());
+  // The match route is its own router (its own body limit and scope), mounted before the filters router.
+  app.use(v2FilterMatchRoute(deps, apiHeaders).routes());
+  // No allowedMethods(): as Mastodon's catch-all `*unmatched_route`, a method without a route on a
+  // known path is a JSON 404 `Not Found` (jsonErrors), not a 405.
   app.use(filters.routes());
-  app.use(filters.allowedMethods({ throw: true }));
   return app;
 }

@@ -26,3 +26,11 @@ export function requireFilterScope() {
     await next();
   };
 }
+
+/** For a route that needs one scope whatever its method (`read:filters` for POST /api/v2/filters/match). */
+export function requireScope(needed: string) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (!grants((ctx.state as AuthState).grant.scopes, needed)) throw forbidden();
+    await next();
+  };
+}

@@ -1,11 +1,12 @@
 import type { KeywordChange, KeywordDraft, SettingsInput } from '../commands/filter/commands.ts';
 import { newId } from '../shared/ids.ts';
+import type { FlagValue } from './input-schemas.ts';
 import { contextList, expiresAtFrom, railsBoolean, text } from './input-values.ts';
 
 /** Filter-level parameters as v1 and v2 name them, before casting. */
 export interface SettingsParams {
   readonly title?: string | number;
-  readonly context?: string[] | string;
+  readonly context?: unknown;
   readonly action?: string;
   readonly expiresIn?: string | number | null;
 }
@@ -30,12 +31,12 @@ export function newFilterSettings(given: Partial<SettingsInput>): SettingsInput 
 }
 
 /** A change to one keyword, naming only what was sent. */
-export function keywordChange(id: string, keyword: string | number | null | undefined, wholeWord: unknown): KeywordChange {
+export function keywordChange(id: string, keyword: string | number | null | undefined, wholeWord: FlagValue | undefined): KeywordChange {
   const flag = railsBoolean(wholeWord);
   return { id, ...(keyword !== undefined ? { keyword: text(keyword) ?? '' } : {}), ...(flag !== undefined ? { wholeWord: flag } : {}) };
 }
 
 /** A keyword to add: whole-word unless told otherwise, as Mastodon's column default. */
-export function newKeyword(keyword: string | number | null | undefined, wholeWord: unknown): KeywordDraft {
+export function newKeyword(keyword: string | number | null | undefined, wholeWord: FlagValue | undefined): KeywordDraft {
   return { id: newId(), keyword: text(keyword) ?? '', wholeWord: railsBoolean(wholeWord) ?? true };
 }

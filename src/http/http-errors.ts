@@ -1,5 +1,8 @@
 import type { Context, Next } from 'koa';
 import { ConflictError, NotFoundError, RuleViolation, ValidationError } from '../commands/errors.ts';
+import { EventStoreUnavailableError } from '../events/event-store.ts';
+import { ReadStoreUnavailableError } from '../projections/stores/read-store.ts';
+import { WorkerNumberUnavailableError } from '../shared/ids.ts';
 import type { Logger } from '../shared/logger.ts';
 
 /** An error whose message is meant for the client, with its status. */
@@ -17,8 +20,24 @@ export class HttpError extends Error {
 export const unauthorized = () => new HttpError(401, 'The access token is invalid');
 export const forbidden = () => new HttpError(403, 'This action is outside the authorized scopes');
 
+/**
+ * A store that cannot be reached, or no worker number to mint ids with: retrying later may work. Matched
+ * by name, as the driver adapters are loaded on demand and may come from another module instance.
+ */
+const UNAVAILABLE: Record<string, string> = {
+  [EventStoreUnavailableError.name]: 'Service unavailable: the event store cannot be reached',
+  [ReadStoreUnavailableError.name]: 'Service unavailable: the read models cannot be reached',
+  [WorkerNumberUnavailableError.name]: 'Service unavailable: this process cannot mint ids right now',
+};
+
+function unavailableMessage(error: unknown): string | null {
+  return error instanceof Error ? (UNAVAILABLE[error.name] ?? null) : null;
+}
+
 function statusAndMessage(error: unknown): [number, string] {
   if (error instanceof HttpError) return [error.status, error.message];
+  const unavailable = unavailableMessage(error);
+  if (unavailable) return [503, unavailable];
   if (error instanceof ValidationError) return [422, error.message];
   if (error instanceof RuleViolation) return [422, error.message];
   if (error instanceof NotFoundError) return [404, error.message];
@@ -37,8 +56,8 @@ function describeClientError(status: number, error: Error): string {
 }
 
 /**
- * The first middleware: every failure leaves as JSON `{"error": "..."}`, and only unexpected ones are
- * logged as errors (with the request id) and answered with a generic 500.
+ * The outermost middleware: every failure leaves as JSON `{"error": "..."}`, and only unexpected ones are
+ * logged as errors (with the request id) and answered with a generic 500, never with a stack trace.
  */
 export function jsonErrors(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -46,11 +65,31 @@ export function jsonErrors(logger: Logger) {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new HttpError(404, 'Not Found');
     } catch (error) {
+      // Too late for another answer: Koa ends the response and reports the error (app.on('error')).
+      if (ctx.headerSent) throw error;
       const [status, message] = statusAndMessage(error);
-      if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId }, 'request failed');
+      // An outage is logged once per request without a stack: it says nothing new each time.
+      if (status === 503) {
+        logger.warn({ requestId: ctx.state.requestId, error: (error as Error).message }, 'request refused: service unavailable');
+        ctx.set('Retry-After', '5');
+      } else if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId }, 'request failed');
       ctx.status = status;
       ctx.type = 'application/json';
       ctx.body = { error: message };
     }
+  };
+}
+
+/**
+ * For `app.on('error')`: what Koa reports itself (an error after the answer started, or one the webmail
+ * reports) goes to the JSON log like every other error; client errors only at debug level, as Koa does.
+ */
+export function koaErrorLogger(logger: Logger) {
+  return (error: unknown, ctx?: Context): void => {
+    const status = (error as { status?: unknown }).status;
+    const requestId = (ctx?.state as { requestId?: string } | undefined)?.requestId;
+    const fields = { err: error, requestId, method: ctx?.method, path: ctx?.path };
+    if (typeof status === 'number' && status < 500) logger.debug(fields, 'request error');
+    else logger.error(fields, 'request error');
   };
 }

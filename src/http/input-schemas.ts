@@ -11,7 +11,11 @@ const scalar = { type: ['string', 'number'] };
 // blank. masto.js types both as nullable, so clients may well send them.
 const nullableScalar = { type: ['string', 'number', 'null'] };
 const flag = { type: ['boolean', 'string', 'number', 'null'] };
-const contextList = { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] };
+/** What `flag` lets through: Rails casts it to a boolean (railsBoolean). */
+export type FlagValue = boolean | string | number | null;
+// Any value is accepted here: a list must hold strings, and anything that is not a list counts as blank
+// (contextList in input-values.ts), which is Mastodon's 422.
+const contextList = { if: { type: 'array' }, then: { items: { type: 'string' } } };
 const expiresIn = { type: ['string', 'number', 'null'] };
 const keywordAttributes = {
   type: 'object',
@@ -21,13 +25,13 @@ const keywordAttributes = {
 export interface KeywordAttributesInput {
   id?: string | number | null;
   keyword?: string | number | null;
-  whole_word?: unknown;
-  _destroy?: unknown;
+  whole_word?: FlagValue;
+  _destroy?: FlagValue;
 }
 
 export interface V2FilterInput {
   title?: string | number;
-  context?: string[] | string;
+  context?: unknown;
   filter_action?: string;
   expires_in?: string | number | null;
   keywords_attributes?: KeywordAttributesInput[] | Record<string, KeywordAttributesInput>;
@@ -35,7 +39,7 @@ export interface V2FilterInput {
 
 export interface KeywordInput {
   keyword?: string | number;
-  whole_word?: unknown;
+  whole_word?: FlagValue;
 }
 
 export interface StatusInput {
@@ -44,9 +48,9 @@ export interface StatusInput {
 
 export interface V1FilterInput {
   phrase?: string | number;
-  context?: string[] | string;
-  irreversible?: unknown;
-  whole_word?: unknown;
+  context?: unknown;
+  irreversible?: FlagValue;
+  whole_word?: FlagValue;
   expires_in?: string | number | null;
 }
 

@@ -1,21 +1,25 @@
 import { HttpError } from './http-errors.ts';
-import type { KeywordAttributesInput } from './input-schemas.ts';
+import type { FlagValue, KeywordAttributesInput } from './input-schemas.ts';
 
 const FALSE_VALUES = new Set(['0', 'f', 'false', 'off']);
 
 /** Rails' boolean cast: blank is "not given", `0/f/false/off` (any case) are false, the rest true. */
-export function railsBoolean(value: unknown): boolean | undefined {
+export function railsBoolean(value: FlagValue | undefined): boolean | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'boolean') return value;
   return !FALSE_VALUES.has(String(value).trim().toLowerCase());
 }
 
-export const text = (value: string | number | null | undefined): string | undefined =>
-  value === undefined || value === null ? undefined : String(value);
+export const text = (value: string | number | null | undefined): string | undefined => (value === undefined || value === null ? undefined : String(value));
 
-export function contextList(value: string[] | string | undefined): string[] | undefined {
+/**
+ * Rails' strong parameters take `context` only as a list (`context: []`), so `context=home` or
+ * `"context":"home"` is as good as no context: blank, which Mastodon refuses with its two context
+ * messages. Only a parameter that was not sent at all leaves the context unchanged.
+ */
+export function contextList(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
-  return Array.isArray(value) ? value : [value];
+  return Array.isArray(value) ? (value as string[]) : [];
 }
 
 /** Rails accepts nested attributes as a list or as a hash keyed by index. */

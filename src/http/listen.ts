@@ -6,8 +6,8 @@ export interface Listening {
   readonly server: Server;
   /** Where a client on this machine reaches it (the wildcard address becomes 127.0.0.1). */
   readonly url: string;
-  /** Stops accepting, lets in-flight requests finish, then resolves. */
-  stop(): Promise<void>;
+  /** Stops accepting, lets in-flight requests finish, then resolves. A function: it may be passed on alone. */
+  readonly stop: () => Promise<void>;
 }
 
 /** Listens on host:port (port 0 picks a free one) and resolves once the socket is bound. */
@@ -17,8 +17,6 @@ export async function listen(app: Koa, port: number, host: string): Promise<List
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  // Idle keep-alive sockets would hold server.close() open forever.
-  server.on('close', () => server.closeAllConnections?.());
   const bound = (server.address() as AddressInfo).port;
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {

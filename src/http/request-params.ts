@@ -1,6 +1,8 @@
 import type { Context, Middleware, Next } from 'koa';
-import { HttpMethodEnum, koaBody } from 'koa-body';
+import { HttpMethodEnum, koaBody, type KoaBodyMiddlewareOptions } from 'koa-body';
 import { HttpError } from './http-errors.ts';
+import { jsonParams, type JsonParams } from './json-params.ts';
+import { isPrototypeKey, PARAM_LIMITS } from './param-limits.ts';
 import { railsParams, type Params } from './rails-params.ts';
 
 export interface ParamsState {
@@ -8,13 +10,14 @@ export interface ParamsState {
 }
 
 const BODY_LIMIT = '256kb';
+const BODY_LIMIT_BYTES = 256 * 1024;
 const FORM = 'application/x-www-form-urlencoded';
 
 /**
  * koa-body reads and limits the body; form bodies are taken as text and parsed here with Rails'
  * bracket rules (which qs does not follow for `a[][k]`), multipart fields likewise.
  */
-const readBody = koaBody({
+const bodyOptions: Partial<KoaBodyMiddlewareOptions> = {
   json: true,
   jsonStrict: true,
   jsonLimit: BODY_LIMIT,
@@ -22,8 +25,7 @@ const readBody = koaBody({
   text: true,
   textTypes: [FORM],
   textLimit: BODY_LIMIT,
-  multipart: true,
-  formidable: { maxFileSize: 1, maxFieldsSize: 256 * 1024, maxFiles: 0, allowEmptyFiles: true },
+  multipart: false,
   parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   onError: (error: Error) => {
     // co-body errors carry `status`, formidable's carry `httpCode`.
@@ -31,29 +33,59 @@ const readBody = koaBody({
     const status = raw ?? httpCode;
     throw new HttpError(status === 413 ? 413 : 400, status === 413 ? 'Request entity too large' : 'Error occurred while parsing request parameters');
   },
-});
+};
+const readBody = koaBody(bodyOptions);
+const noop = async () => {};
 
-function multipartPairs(fields: Record<string, string | string[] | undefined>): [string, string][] {
-  return Object.entries(fields).flatMap(([name, value]) =>
-    (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v): [string, string] => [name, v]),
-  );
+/**
+ * formidable groups a multipart body's values by name, which loses the order Rails' `a[][k]` grouping
+ * needs; the part names, recorded as they arrive, put the values back in order.
+ */
+async function multipartPairs(ctx: Context): Promise<[string, string][]> {
+  const names: string[] = [];
+  const readMultipart = koaBody({
+    ...bodyOptions,
+    multipart: true,
+    formidable: {
+      maxFileSize: 1,
+      maxFiles: 0,
+      allowEmptyFiles: true,
+      maxFieldsSize: BODY_LIMIT_BYTES,
+      maxFields: PARAM_LIMITS.params,
+      onPart: (part, handlePart) => {
+        if (part.originalFilename === null || part.originalFilename === undefined) names.push(part.name ?? '');
+        handlePart(part);
+      },
+    },
+  });
+  await readMultipart(ctx, noop);
+  const fields = (ctx.request.body ?? {}) as Record<string, string | string[] | undefined>;
+  const taken = new Map<string, number>();
+  return names.flatMap((name): [string, string][] => {
+    if (isPrototypeKey(name) || !Object.hasOwn(fields, name)) return [];
+    const values = fields[name];
+    const index = taken.get(name) ?? 0;
+    taken.set(name, index + 1);
+    const value = Array.isArray(values) ? values[index] : index === 0 ? values : undefined;
+    return value === undefined ? [] : [[name, value]];
+  });
 }
 
-function bodyParams(ctx: Context): Record<string, unknown> {
+async function bodyParams(ctx: Context): Promise<Params | JsonParams> {
+  if (ctx.is('multipart')) return railsParams(await multipartPairs(ctx));
+  await readBody(ctx, noop);
   const body = ctx.request.body as unknown;
   if (ctx.is(FORM)) return typeof body === 'string' ? railsParams(new URLSearchParams(body)) : {};
-  if (ctx.is('multipart')) return railsParams(multipartPairs((body ?? {}) as Record<string, string | string[]>));
   if (body === undefined || body === null || body === '') return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Error occurred while parsing request parameters');
-  return body as Record<string, unknown>;
+  return jsonParams(body);
 }
 
 /** `ctx.state.params`: query parameters overlaid with body parameters, as Rails' `params`. */
 export function requestParams(): Middleware {
   return async (ctx: Context, next: Next): Promise<void> => {
-    await readBody(ctx, async () => {});
-    const query: Params = railsParams(new URLSearchParams(ctx.querystring));
-    (ctx.state as ParamsState).params = { ...query, ...bodyParams(ctx) };
+    const query = railsParams(new URLSearchParams(ctx.querystring));
+    const body = await bodyParams(ctx);
+    (ctx.state as ParamsState).params = Object.assign(Object.create(null) as Record<string, unknown>, query, body);
     await next();
   };
 }

@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
 import { NotFoundError } from '../commands/errors.ts';
 import type { EventStore } from '../events/event-store.ts';
-import type { CatchUp } from '../projections/catch-up.ts';
-import type { ReadStore } from '../projections/read-store.ts';
+import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
+import type { ReadStore } from '../projections/stores/read-store.ts';
 import { isId } from '../shared/ids.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { AuthState } from './authentication.ts';
-import type { Caller } from './filter-commands.ts';
+import type { Caller } from './run-filter-command.ts';
 import type { ParamsState } from './request-params.ts';
 
 export interface FilterRouteDeps {
@@ -19,7 +19,7 @@ export interface FilterRouteDeps {
 
 type RouteState = AuthState & ParamsState & { requestId: string };
 
-export const stateOf = (ctx: Context): RouteState => ctx.state as RouteState;
+export const stateOf = (ctx: Context): RouteState => ctx.state;
 
 export const accountOf = (ctx: Context): string => stateOf(ctx).grant.account.id;
 

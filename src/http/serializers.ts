@@ -1,6 +1,6 @@
 import type { ActiveFilter } from '../commands/filter/filter-state.ts';
 import type { Keyword } from '../events/filter-events.ts';
-import type { FilterView, V1FilterRecord } from '../projections/filter-view.ts';
+import type { FilterView, V1FilterRecord } from '../projections/fold/filter-view.ts';
 
 /** Mastodon's JSON shapes, field for field and in its order; every id is a string. */
 type FilterShape = Pick<FilterView, 'id' | 'title' | 'context' | 'filterAction' | 'expiresAt' | 'keywords' | 'statuses'>;

@@ -31,49 +31,59 @@ export const eventsAppended = new Counter({
 
 export const natsPublishFailures = new Counter({
   name: 'nats_publish_failures_total',
-  help: 'filters_changed announcements that could not be published',
+  help: 'filters_changed announcements that could not be published (publish refused, or still waiting for NATS at shutdown)',
   registers: [registry],
 });
 
-/** What the projection gauges read at each scrape; set by whoever runs or serves the read models. */
-export interface ProjectionSource {
-  checkpoint(): Promise<bigint | null>;
-  /** When the oldest event not yet projected was recorded; null when the read models are caught up. */
-  oldestPending(): Promise<Date | null>;
-  isLeader(): boolean;
+export const redisPublishFailures = new Counter({
+  name: 'redis_publish_failures_total',
+  help: 'filters_changed announcements that Redis (REDIS_URL) did not take',
+  registers: [registry],
+});
+
+export const natsAnnouncementsDelayed = new Counter({
+  name: 'nats_announcements_delayed_total',
+  help: 'filters_changed announcements that could not go out at once because NATS was away; they are published when it is back',
+  registers: [registry],
+});
+
+/** What the NATS gauges read at each scrape. */
+export interface NatsSource {
+  state?(): string;
+  waiting?(): number;
 }
 
-let source: ProjectionSource | null = null;
+let nats: NatsSource | null = null;
+let natsGauges = false;
 
-export function watchProjection(watched: ProjectionSource | null): void {
-  source = watched;
+/**
+ * The NATS gauges exist only in processes that use NATS, so a missing series never reads as "down".
+ * Returns a function that stops watching `watched`.
+ */
+export function watchNats(watched: NatsSource): () => void {
+  const state = watched.state?.();
+  if (state === undefined || state === 'in-process') return () => {};
+  nats = watched;
+  if (!natsGauges) {
+    natsGauges = true;
+    new Gauge({
+      name: 'nats_connected',
+      help: '1 while the NATS connection is up, 0 while it is away (the client keeps reconnecting) or closed',
+      registers: [registry],
+      collect() {
+        if (nats) this.set(nats.state?.() === 'connected' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'nats_announcements_waiting',
+      help: 'Accounts whose filters_changed waits for NATS to come back',
+      registers: [registry],
+      collect() {
+        if (nats) this.set(nats.waiting?.() ?? 0);
+      },
+    });
+  }
+  return () => {
+    if (nats === watched) nats = null;
+  };
 }
-
-new Gauge({
-  name: 'projector_position',
-  help: 'Global log position the filters read models have reached (-1 before the first event)',
-  registers: [registry],
-  async collect() {
-    if (source) this.set(Number((await source.checkpoint()) ?? -1n));
-  },
-});
-
-new Gauge({
-  name: 'projector_lag_seconds',
-  help: 'Age of the oldest event the filters read models have not yet taken in (0 when caught up)',
-  registers: [registry],
-  async collect() {
-    if (!source) return;
-    const oldest = await source.oldestPending();
-    this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
-  },
-});
-
-new Gauge({
-  name: 'projector_leader',
-  help: '1 while this process holds the projector lease and projects',
-  registers: [registry],
-  collect() {
-    this.set(source?.isLeader() ? 1 : 0);
-  },
-});

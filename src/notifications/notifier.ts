@@ -6,8 +6,15 @@ export function timelineSubject(accountId: string): string {
 /** Exactly Mastodon's message: no payload key. */
 export const FILTERS_CHANGED = '{"event":"filters_changed"}';
 
+/** For /health: `in-process` for the embedded bus; NATS's connection otherwise. */
+export type NotifierState = 'in-process' | 'connected' | 'reconnecting' | 'closed';
+
 /** The notifications port: announces that an account's filters changed. */
 export interface Notifier {
   filtersChanged(accountId: string): Promise<void>;
+  /** Where announcements go right now; a notifier without one is taken as in-process. */
+  state?(): NotifierState;
+  /** Accounts whose filters_changed waits for the transport to come back (none for the in-process bus). */
+  waiting?(): number;
   close(): Promise<void>;
 }

@@ -1,9 +1,4 @@
-import {
-  ResponderBuilder,
-  ServerInterceptingCall,
-  ServerListenerBuilder,
-  type ServerInterceptor,
-} from '@grpc/grpc-js';
+import { ResponderBuilder, ServerInterceptingCall, ServerListenerBuilder, type ServerInterceptor } from '@grpc/grpc-js';
 import type { Logger } from './rpc-logger.ts';
 
 /**

@@ -1,9 +1,7 @@
 export const INT32_MIN = -(2 ** 31);
 export const INT32_MAX = 2 ** 31 - 1;
 
-export type Int32Sum =
-  | { readonly fits: true; readonly value: number }
-  | { readonly fits: false; readonly exact: bigint };
+export type Int32Sum = { readonly fits: true; readonly value: number } | { readonly fits: false; readonly exact: bigint };
 
 // Past this, adding one more int32 could leave the range where doubles hold every integer exactly.
 const EXACT_DOUBLE_LIMIT = Number.MAX_SAFE_INTEGER - 2 ** 31;
@@ -29,7 +27,5 @@ function bigSum(values: readonly number[], from: number, start: bigint): bigint 
 }
 
 function judge(total: bigint): Int32Sum {
-  return total >= BigInt(INT32_MIN) && total <= BigInt(INT32_MAX)
-    ? { fits: true, value: Number(total) }
-    : { fits: false, exact: total };
+  return total >= BigInt(INT32_MIN) && total <= BigInt(INT32_MAX) ? { fits: true, value: Number(total) } : { fits: false, exact: total };
 }

@@ -1,20 +1,12 @@
 import { format } from 'node:util';
 import { setLogger } from '@grpc/grpc-js';
-import { pino, type Logger } from 'pino';
+import { createLogger, type Logger } from '../shared/logger.ts';
 
 export type { Logger };
 
-/**
- * JSON lines on stdout, one object per event, tagged so they can be told apart from the HTTP service's.
- * Written synchronously: lines stay in order and none is lost when the process exits right after one.
- */
+/** The process's JSON lines, tagged so they can be told apart from the HTTP service's. */
 export function createRpcLogger(level: string): Logger {
-  return pino({ level, base: { service: 'rpc-test-service', pid: process.pid } }, pino.destination({ dest: 1, sync: true }));
-}
-
-/** For tests and benchmarks that start servers in-process and want no output. */
-export function silentLogger(): Logger {
-  return pino({ level: 'silent' });
+  return createLogger(level, { service: 'rpc-test-service', pid: process.pid });
 }
 
 /**
@@ -22,8 +14,10 @@ export function silentLogger(): Logger {
  * lines of the same log. It is process-wide, so only the entry point calls it.
  */
 export function routeGrpcLogs(logger: Logger): void {
-  const line = (write: (fields: object, message: string) => void) => (message?: unknown, ...rest: unknown[]) =>
-    write({ event: 'grpc_js' }, format(message, ...rest));
+  const line =
+    (write: (fields: object, message: string) => void) =>
+    (message?: unknown, ...rest: unknown[]) =>
+      write({ event: 'grpc_js' }, format(message, ...rest));
   setLogger({
     error: line((fields, message) => logger.error(fields, message)),
     info: line((fields, message) => logger.info(fields, message)),

@@ -5,7 +5,7 @@ import { callLog } from './call-log.ts';
 import { doubleEcho } from './double-echo.ts';
 import { loadReflectionDefinition, loadTestServiceDefinition, TEST_SERVICE_NAME } from './package-definitions.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './rpc-config.ts';
-import { silentLogger, type Logger } from './rpc-logger.ts';
+import { silentLogger, type Logger } from '../shared/logger.ts';
 import { StreamGauge } from './stream-gauge.ts';
 import { echo, sum } from './unary-methods.ts';
 
@@ -37,7 +37,7 @@ export type RunningRpcServer = {
 
 /** Starts the TestService with health and reflection, listening once the promise resolves. */
 export async function startRpcServer(options: RpcServerOptions = {}): Promise<RunningRpcServer> {
-  const logger = options.logger ?? silentLogger();
+  const logger = options.logger ?? silentLogger;
   const server = new Server(serverOptions(options, logger));
   const streams = new StreamGauge();
   server.addService(testServiceDefinition(), { Echo: echo, Sum: sum, DoubleEcho: doubleEcho(streams) });
@@ -85,7 +85,7 @@ function serverOptions(options: RpcServerOptions, logger: Logger): ServerOptions
 function testServiceDefinition(): ServiceDefinition {
   const definition = loadTestServiceDefinition()[TEST_SERVICE_NAME];
   if (definition === undefined || !('Echo' in definition)) throw new Error(`${TEST_SERVICE_NAME} missing from the proto`);
-  return definition as ServiceDefinition;
+  return definition;
 }
 
 function bind(server: Server, address: string): Promise<number> {

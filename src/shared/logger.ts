@@ -1,10 +1,25 @@
+import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
+import type { Settings } from './settings.ts';
 
 export type { Logger };
 
-/** Structured JSON logs on stdout, one object per line. */
-export function createLogger(level: string, name = 'content-filters'): Logger {
-  return pino({ name, level });
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** `LOG_LEVEL`, read the same way by every process. */
+export const logLevelSetting = (settings: Settings): LogLevel => settings.oneOf('LOG_LEVEL', 'info', LOG_LEVELS);
+
+/**
+ * Structured JSON logs on stdout, one object per line, written synchronously: lines stay in order and
+ * none is lost when the process exits right after one (a fatal line, then exit 1).
+ */
+export function createLogger(level: string, base: Record<string, unknown> = processBindings('content-filters')): Logger {
+  return pino({ level, base }, pino.destination({ dest: 1, sync: true }));
 }
 
+/** What every line of a service's log carries: its name, process id and host. */
+export const processBindings = (name: string): Record<string, unknown> => ({ name, pid: process.pid, hostname: hostname() });
+
+/** For tests and benchmarks that run servers in-process and want no output. */
 export const silentLogger: Logger = pino({ level: 'silent' });

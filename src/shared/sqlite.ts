@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensureDirectory } from './directories.ts';
+import { migrateSqlite, type SqliteSchema } from './sqlite-migrations.ts';
 
 export type SqliteDatabase = Database.Database;
 
@@ -11,19 +12,57 @@ export type SqliteDatabase = Database.Database;
  */
 export type Durability = 'full' | 'rebuildable';
 
+/** A SQLite file that cannot be opened; the message names it (SQLite's own does not). */
+export class SqliteOpenError extends Error {
+  override readonly name = 'SqliteOpenError';
+}
+
 /**
  * Opens a SQLite file the way every embedded adapter needs it: WAL so readers never block the writer and
- * other processes (the CLI) can share the file, and a busy timeout so a second process waits for the
- * write lock instead of failing.
+ * other processes (the CLI) can share the file, a busy timeout so a second process waits for the
+ * write lock instead of failing, and its schema brought up to date (or refused when newer than this build).
  */
-export function openSqlite(path: string, durability: Durability = 'full'): SqliteDatabase {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  return db;
+export function openSqlite(path: string, schema: SqliteSchema, durability: Durability = 'full'): SqliteDatabase {
+  if (path !== ':memory:') makeDirectory(dirname(path));
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    migrateSqlite(db, schema);
+    return db;
+  } catch (error) {
+    db?.close();
+    // "unable to open database file" alone does not say which file, nor that its directory is the cause.
+    if (error instanceof Database.SqliteError && /^SQLITE_(CANTOPEN|READONLY|PERM|AUTH)/.test(error.code)) {
+      throw new SqliteOpenError(`cannot open ${path}: ${error.message} (is ${dirname(path)} writable by this user?)`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+function makeDirectory(dir: string): void {
+  try {
+    ensureDirectory(dir);
+  } catch (error) {
+    throw new SqliteOpenError(`cannot use ${dir} for SQLite files: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export interface ConnectionDurability {
+  readonly journalMode: string;
+  readonly synchronous: 'off' | 'normal' | 'full' | 'extra';
+}
+
+const SYNCHRONOUS_LEVELS = ['off', 'normal', 'full', 'extra'] as const;
+
+/** What an open connection really does, read back from SQLite rather than taken from what was asked. */
+export function durabilityOf(db: SqliteDatabase): ConnectionDurability {
+  const journalMode = String(db.pragma('journal_mode', { simple: true }));
+  const level = Number(db.pragma('synchronous', { simple: true }));
+  return { journalMode, synchronous: SYNCHRONOUS_LEVELS[level] ?? 'off' };
 }
 
 /** Prepares each SQL text once per connection; preparing is a large part of a small query's cost. */

@@ -1,10 +1,12 @@
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { AccountError, grants, parseScopes } from '../../src/accounts/account-store.ts';
 import { SqliteAccountStore } from '../../src/accounts/sqlite-account-store.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 describe('SQLite account store', () => {
-  const open = () => SqliteAccountStore.inDataDir(tempDir());
+  const open = () => SqliteAccountStore.inDataDir(scratchDir());
 
   it('creates an account with a digit-string id and finds it by id or username', async () => {
     const store = open();
@@ -35,6 +37,40 @@ describe('SQLite account store', () => {
     assert.equal(await store.revokeToken(token), false);
   });
 
+  it('lists tokens with their last use and revokes one by its id', async () => {
+    const store = open();
+    const account = await store.createAccount('ellen');
+    const other = await store.createAccount('frank');
+    const used = await store.createToken(account.id, ['read']);
+    await store.createToken(account.id, ['write']);
+    await store.createToken(other.id, ['read']);
+    const grant = await store.authenticate(used);
+    const [first, second, ...rest] = await store.listTokens(account.id);
+    assert.equal(rest.length, 0);
+    assert.equal(first!.tokenId, grant!.tokenId);
+    assert.deepEqual([first!.accountId, first!.scopes, second!.scopes], [account.id, ['read'], ['write']]);
+    assert.ok(first!.lastUsedAt !== null && Date.parse(first!.lastUsedAt) >= Date.parse(first!.createdAt));
+    assert.deepEqual([second!.lastUsedAt, first!.revokedAt], [null, null]);
+    assert.equal(await store.revokeTokenById(first!.tokenId), true);
+    assert.equal(await store.revokeTokenById(first!.tokenId), false);
+    assert.equal(await store.revokeTokenById('12345'), false);
+    assert.equal(await store.authenticate(used), null);
+    assert.notEqual((await store.listTokens(account.id))[0]!.revokedAt, null);
+  });
+
+  it('adds the last-use column to a file made before tokens recorded it', async () => {
+    const dir = scratchDir();
+    const old = new Database(join(dir, 'accounts.sqlite'));
+    old.exec(`CREATE TABLE accounts (id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE COLLATE NOCASE, password_hash TEXT, created_at TEXT NOT NULL);
+      CREATE TABLE access_tokens (id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), secret_hash BLOB NOT NULL, scopes TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT);`);
+    old.close();
+    const store = SqliteAccountStore.inDataDir(dir);
+    const account = await store.createAccount('gina');
+    assert.notEqual(await store.authenticate(await store.createToken(account.id, ['read'])), null);
+    assert.notEqual((await store.listTokens(account.id))[0]!.lastUsedAt, null);
+    await store.close();
+  });
+
   it('refuses a token whose secret differs in one character', async () => {
     const store = open();
     const account = await store.createAccount('dave');
@@ -46,7 +82,7 @@ describe('SQLite account store', () => {
   });
 
   it('sees a token made by another connection to the same file at once', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const server = SqliteAccountStore.inDataDir(dir);
     const cli = SqliteAccountStore.inDataDir(dir);
     const account = await cli.createAccount('erin');
@@ -69,7 +105,10 @@ describe('SQLite account store', () => {
     await store.createAccount('gina');
     await store.createAccount('gino');
     await store.createAccount('hank');
-    assert.deepEqual((await store.searchAccounts('gin', 10)).map((a) => a.username), ['gina', 'gino']);
+    assert.deepEqual(
+      (await store.searchAccounts('gin', 10)).map((a) => a.username),
+      ['gina', 'gino'],
+    );
     assert.deepEqual(await store.searchAccounts('%', 10), []);
   });
 });

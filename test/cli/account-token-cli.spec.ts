@@ -39,12 +39,23 @@ describe('account and token CLI', function () {
   it('refuses a taken username, an unknown account and an unknown scope with a message and exit 1', async () => {
     const username = `cli${process.pid}c`;
     await runCli(['account', 'create', username], env);
-    for (const args of [['account', 'create', username], ['token', 'create', 'nobody-here'], ['token', 'create', username, '--scopes', 'root']]) {
+    for (const args of [
+      ['account', 'create', username],
+      ['token', 'create', 'nobody-here'],
+      ['token', 'create', username, '--scopes', 'root'],
+    ]) {
       const result = await runCli(args, env);
       assert.equal(result.code, 1, args.join(' '));
       assert.equal(result.stdout, '');
       assert.match(result.stderr, /error: /);
     }
+  });
+
+  it('refuses a bad setting with one message on stderr and exit 1', async () => {
+    const result = await runCli(['account', 'create', `cli${process.pid}c`], { ...env, LOG_LEVEL: 'verbose' });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr, 'error: LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got verbose\n');
   });
 
   it('has --help on every command', async () => {

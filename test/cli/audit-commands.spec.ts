@@ -3,8 +3,8 @@ import { loadConfig } from '../../src/config.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { filtersApi, newFilter, newOwner, type Owner } from '../support/filters-api.ts';
-import { runCli } from '../support/node-process.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { runCli } from '../support/run-cli.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 interface Line {
   type: string;
@@ -16,7 +16,12 @@ interface Line {
   metadata: Record<string, unknown>;
 }
 
-const ndjson = (text: string): Line[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const ndjson = (text: string): Line[] =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 
 describe('Auditor CLI: events and filters --as-of', function () {
   this.timeout(60_000);
@@ -30,7 +35,7 @@ describe('Auditor CLI: events and filters --as-of', function () {
   const cli = (...args: string[]) => runCli(args, { DATA_DIR: dir });
 
   before(async () => {
-    dir = tempDir();
+    dir = scratchDir();
     service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
     [alice, bob] = await Promise.all([newOwner(dir, 'alice'), newOwner(dir, 'bob')]);
     const a = filtersApi(service.url, alice.token);
@@ -50,8 +55,14 @@ describe('Auditor CLI: events and filters --as-of', function () {
     const { code, stdout } = await cli('events');
     assert.equal(code, 0);
     const lines = ndjson(stdout);
-    assert.deepEqual(lines.map((l) => l.type), ['FilterCreated', 'KeywordsUpdated', 'FilterCreated', 'KeywordsUpdated', 'FilterCreated', 'KeywordsUpdated', 'FilterUpdated', 'FilterDeleted']);
-    assert.deepEqual(lines.map((l) => Number(l.position)), [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(
+      lines.map((l) => l.type),
+      ['FilterCreated', 'KeywordsUpdated', 'FilterCreated', 'KeywordsUpdated', 'FilterCreated', 'KeywordsUpdated', 'FilterUpdated', 'FilterDeleted'],
+    );
+    assert.deepEqual(
+      lines.map((l) => Number(l.position)),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    );
     assert.deepEqual(Object.keys(lines[0]!), ['type', 'stream', 'revision', 'position', 'time', 'data', 'metadata']);
     assert.equal(lines[0]!.stream, `filter-${kept}`);
     assert.equal(lines[1]!.revision, 1);
@@ -70,9 +81,18 @@ describe('Auditor CLI: events and filters --as-of', function () {
     assert.equal(ndjson(mine.stdout).length, 6);
     const bobsStream = `filter-${(await filtersApi(service.url, bob.token).get('/api/v2/filters')).body[0].id}`;
     assert.ok(ndjson(mine.stdout).every((l) => l.stream !== bobsStream));
-    assert.deepEqual(ndjson(one.stdout).map((l) => l.type), ['FilterCreated', 'KeywordsUpdated', 'FilterUpdated']);
-    assert.deepEqual(ndjson(afterPosition.stdout).map((l) => l.position), ['7', '8']);
-    assert.deepEqual(ndjson(afterTime.stdout).map((l) => l.type), ['FilterUpdated', 'FilterDeleted']);
+    assert.deepEqual(
+      ndjson(one.stdout).map((l) => l.type),
+      ['FilterCreated', 'KeywordsUpdated', 'FilterUpdated'],
+    );
+    assert.deepEqual(
+      ndjson(afterPosition.stdout).map((l) => l.position),
+      ['7', '8'],
+    );
+    assert.deepEqual(
+      ndjson(afterTime.stdout).map((l) => l.type),
+      ['FilterUpdated', 'FilterDeleted'],
+    );
   });
 
   it("shows an account's filters as they stood at a position or a time", async () => {
@@ -83,15 +103,24 @@ describe('Auditor CLI: events and filters --as-of', function () {
     ]);
     assert.equal(atPosition.code, 0);
     const then = JSON.parse(atPosition.stdout) as { id: string; title: string; keywords: { keyword: string }[] }[];
-    assert.deepEqual(then.map((f) => [f.id, f.title]), [[kept, 'kept'], [renamed, 'old title']]);
+    assert.deepEqual(
+      then.map((f) => [f.id, f.title]),
+      [
+        [kept, 'kept'],
+        [renamed, 'old title'],
+      ],
+    );
     assert.equal(then[0]!.keywords[0]!.keyword, 'magic');
     assert.deepEqual(JSON.parse(atTime.stdout), then);
     const current = (await filtersApi(service.url, alice.token).get('/api/v2/filters')).body;
     assert.deepEqual(JSON.parse(now.stdout), current);
   });
 
-  it('refuses ids and moments that are not well formed', async () => {
-    const badId = await cli('events', '--account', '{"$gt":""}');
+  it('refuses unknown accounts, ids and moments that are not well formed', async () => {
+    const badAccount = await cli('events', '--account', '{"$gt":""}');
+    assert.equal(badAccount.code, 1);
+    assert.equal(badAccount.stderr, 'error: no account "{"$gt":""}" (give a username or an account id)\n');
+    const badId = await cli('events', '--filter', 'abc');
     assert.equal(badId.code, 1);
     assert.match(badId.stderr, /an id is a string of digits/);
     const badPoint = await cli('filters', '--account', alice.accountId, '--as-of', 'yesterday');

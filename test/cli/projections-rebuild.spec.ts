@@ -3,16 +3,17 @@ import { loadConfig } from '../../src/config.ts';
 import { readWholeLog } from '../../src/events/event-history.ts';
 import { filterIdOfStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
-import { FILTERS_PROJECTION } from '../../src/projections/filter-projector.ts';
-import type { ReadStore } from '../../src/projections/read-store.ts';
-import { SqliteReadStore } from '../../src/projections/sqlite-read-store.ts';
+import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
+import type { ReadStore } from '../../src/projections/stores/read-store.ts';
+import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { filtersApi, newFilter, newOwner, type Owner } from '../support/filters-api.ts';
-import { runCli } from '../support/node-process.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { runCli } from '../support/run-cli.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
-const LEASE_MS = '600';
+/** Long, so no renewal is ever late on a busy machine; the running projector sees the rebuild at its next renewal. */
+const LEASE_MS = '3000';
 
 /** Everything a read model holds, tombstones and checkpoint included, for one generation. */
 async function contents(reads: ReadStore, filterIds: string[], owners: Owner[]) {
@@ -52,7 +53,7 @@ describe('projections rebuild', function () {
   const rebuild = () => runCli(['projections', 'rebuild'], { DATA_DIR: dir, PROJECTOR_LEASE_MS: LEASE_MS });
 
   before(async () => {
-    dir = tempDir();
+    dir = scratchDir();
     service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', PROJECTOR_LEASE_MS: LEASE_MS }), logger: silentLogger });
     owners = [await newOwner(dir), await newOwner(dir)];
     await writeSomeHistory(service.url, owners);

@@ -32,7 +32,9 @@ const update = (data: Partial<Extract<FilterCommand, { type: 'UpdateFilter' }>['
 describe('Filter decider', () => {
   describe('when no filter exists', () => {
     it('creates the filter and its keywords', () =>
-      given([]).when(create()).then([created(), keywords(['2001', 'magic'])]));
+      given([])
+        .when(create())
+        .then([created(), keywords(['2001', 'magic'])]));
 
     it('creates a filter without keywords with one event', () => given([]).when(create({}, [])).then([created()]));
 
@@ -41,33 +43,49 @@ describe('Filter decider', () => {
         .when(create({ context: [' home', 'public    ', ''] }, []))
         .then([created({ context: ['home', 'public'] })]));
 
-    it('refuses a missing title and context with all of Mastodon\'s messages', () =>
+    it("refuses a missing title and context with all of Mastodon's messages", () =>
       given([])
         .when(create({ title: ' ', context: [] }))
         .thenThrows(ValidationError, "Validation failed: Title can't be blank, Context can't be blank, Context None or invalid context supplied"));
 
     it('refuses an unknown action', () =>
-      given([]).when(create({ action: 'imaginary_value' })).thenThrows(ValidationError, /Action is not included in the list/));
+      given([])
+        .when(create({ action: 'imaginary_value' }))
+        .thenThrows(ValidationError, /Action is not included in the list/));
 
     it('refuses an unknown context', () =>
-      given([]).when(create({ context: ['shaolin'] })).thenThrows(ValidationError, 'Validation failed: Context None or invalid context supplied'));
+      given([])
+        .when(create({ context: ['shaolin'] }))
+        .thenThrows(ValidationError, 'Validation failed: Context None or invalid context supplied'));
 
     it('counts title length in characters, up to 256', () => {
-      given([]).when(create({ title: '🙂'.repeat(256) }, [])).then([created({ title: '🙂'.repeat(256) })]);
-      given([]).when(create({ title: 'x'.repeat(257) })).thenThrows(ValidationError, 'Validation failed: Title is too long (maximum is 256 characters)');
+      given([])
+        .when(create({ title: '🙂'.repeat(256) }, []))
+        .then([created({ title: '🙂'.repeat(256) })]);
+      given([])
+        .when(create({ title: 'x'.repeat(257) }))
+        .thenThrows(ValidationError, 'Validation failed: Title is too long (maximum is 256 characters)');
     });
 
     it('refuses blank and over-long keywords with the nested label', () => {
-      given([]).when(create({}, [{ id: '1', keyword: '', wholeWord: true }])).thenThrows(ValidationError, "Validation failed: Keywords keyword can't be blank");
+      given([])
+        .when(create({}, [{ id: '1', keyword: '', wholeWord: true }]))
+        .thenThrows(ValidationError, "Validation failed: Keywords keyword can't be blank");
       given([])
         .when(create({}, [{ id: '1', keyword: 'k'.repeat(513), wholeWord: true }]))
         .thenThrows(ValidationError, 'Validation failed: Keywords keyword is too long (maximum is 512 characters)');
     });
 
     it('finds nothing to update, delete or filter', () => {
-      given([]).when(update({ settings: { title: 'x' } })).thenThrows(NotFoundError);
-      given([]).when({ type: 'DeleteFilter', data: { filterId, accountId: owner, now } }).thenThrows(NotFoundError);
-      given([]).when({ type: 'FilterStatus', data: { filterId, accountId: owner, now, filterStatusId: '5', statusId: '9' } }).thenThrows(NotFoundError);
+      given([])
+        .when(update({ settings: { title: 'x' } }))
+        .thenThrows(NotFoundError);
+      given([])
+        .when({ type: 'DeleteFilter', data: { filterId, accountId: owner, now } })
+        .thenThrows(NotFoundError);
+      given([])
+        .when({ type: 'FilterStatus', data: { filterId, accountId: owner, now, filterStatusId: '5', statusId: '9' } })
+        .thenThrows(NotFoundError);
     });
   });
 
@@ -81,7 +99,10 @@ describe('Filter decider', () => {
         .when(update({ settings: { title: 'updated', context: ['home', 'public'] } }))
         .then([{ type: 'FilterUpdated', data: { filterId, title: 'updated', context: ['home', 'public'], action: 'hide', expiresAt: null, updatedAt: now } }]));
 
-    it('changes nothing when nothing differs', () => given(history).when(update({ settings: { title: 'magic' } })).thenNothing());
+    it('changes nothing when nothing differs', () =>
+      given(history)
+        .when(update({ settings: { title: 'magic' } }))
+        .thenNothing());
 
     it('updates, removes and adds keywords in one event', () =>
       given(history)
@@ -107,7 +128,9 @@ describe('Filter decider', () => {
         ]));
 
     it('finds no keyword of another filter', () =>
-      given(history).when(update({ changeKeywords: [{ id: '9999', keyword: 'x' }] })).thenThrows(NotFoundError));
+      given(history)
+        .when(update({ changeKeywords: [{ id: '9999', keyword: 'x' }] }))
+        .thenThrows(NotFoundError));
 
     it('uses the plain keyword label on the keyword endpoints', () =>
       given(history)
@@ -122,16 +145,27 @@ describe('Filter decider', () => {
     it('allows v1 keyword-only changes on a filter with several keywords', () =>
       given(history)
         .when(update({ changeKeywords: [{ id: '2002', wholeWord: false }], legacySingleKeywordGuard: true }))
-        .then([keywordsWith([['2001', 'magic', true], ['2002', 'tv', false]])]));
+        .then([
+          keywordsWith([
+            ['2001', 'magic', true],
+            ['2002', 'tv', false],
+          ]),
+        ]));
 
     it('hides it from another account', () => {
-      given(history).when(update({ settings: { title: 'x' } }, stranger)).thenThrows(NotFoundError);
-      given(history).when({ type: 'DeleteFilter', data: { filterId, accountId: stranger, now } }).thenThrows(NotFoundError);
+      given(history)
+        .when(update({ settings: { title: 'x' } }, stranger))
+        .thenThrows(NotFoundError);
+      given(history)
+        .when({ type: 'DeleteFilter', data: { filterId, accountId: stranger, now } })
+        .thenThrows(NotFoundError);
     });
 
     it('filters a status once, and refuses the same status twice', () => {
       const filtered: FilterEvent = { type: 'StatusFiltered', data: { filterId, filterStatusId: '5', statusId: '9', filteredAt: now } };
-      given(history).when({ type: 'FilterStatus', data: { filterId, accountId: owner, now, filterStatusId: '5', statusId: '9' } }).then([filtered]);
+      given(history)
+        .when({ type: 'FilterStatus', data: { filterId, accountId: owner, now, filterStatusId: '5', statusId: '9' } })
+        .then([filtered]);
       given([...history, filtered])
         .when({ type: 'FilterStatus', data: { filterId, accountId: owner, now, filterStatusId: '6', statusId: '9' } })
         .thenThrows(ValidationError, 'Validation failed: Status has already been taken');
@@ -147,19 +181,41 @@ describe('Filter decider', () => {
       given([...history, filtered])
         .when({ type: 'UnfilterStatus', data: { filterId, accountId: owner, now, filterStatusId: '5' } })
         .then([{ type: 'StatusUnfiltered', data: { filterId, filterStatusId: '5', statusId: '9', unfilteredAt: now } }]);
-      given(history).when({ type: 'UnfilterStatus', data: { filterId, accountId: owner, now, filterStatusId: '5' } }).thenThrows(NotFoundError);
+      given(history)
+        .when({ type: 'UnfilterStatus', data: { filterId, accountId: owner, now, filterStatusId: '5' } })
+        .thenThrows(NotFoundError);
     });
 
     it('deletes it', () =>
-      given(history).when({ type: 'DeleteFilter', data: { filterId, accountId: owner, now } }).then([{ type: 'FilterDeleted', data: { filterId, deletedAt: now } }]));
+      given(history)
+        .when({ type: 'DeleteFilter', data: { filterId, accountId: owner, now } })
+        .then([{ type: 'FilterDeleted', data: { filterId, deletedAt: now } }]));
+  });
+
+  describe('when the stream holds an event type this version does not know', () => {
+    const future = { type: 'FilterRenamedInTheFuture', data: { filterId, title: 'renamed' } } as unknown as FilterEvent;
+
+    it('folds past it, so later commands still find the filter', () =>
+      given([created(), future, keywords(['2001', 'magic'])])
+        .when(update({ settings: { title: 'u' } }))
+        .then([{ type: 'FilterUpdated', data: { filterId, ...settings, title: 'u', updatedAt: now } } as FilterEvent]));
+
+    it('does not let it create a filter', () =>
+      given([future])
+        .when(update({ settings: { title: 'u' } }))
+        .thenThrows(NotFoundError));
   });
 
   describe('when the filter was deleted', () => {
     const history = [created(), { type: 'FilterDeleted', data: { filterId, deletedAt: now } } as FilterEvent];
 
     it('finds nothing to update or delete', () => {
-      given(history).when(update({ settings: { title: 'x' } })).thenThrows(NotFoundError);
-      given(history).when({ type: 'DeleteFilter', data: { filterId, accountId: owner, now } }).thenThrows(NotFoundError);
+      given(history)
+        .when(update({ settings: { title: 'x' } }))
+        .thenThrows(NotFoundError);
+      given(history)
+        .when({ type: 'DeleteFilter', data: { filterId, accountId: owner, now } })
+        .thenThrows(NotFoundError);
     });
   });
 });

@@ -23,8 +23,14 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
       const result = await given.store.appendToStream(name, [event(1), event(2), event(3)], 'no_stream');
       assert.equal(result.nextRevision, 2n);
       const read = await given.store.readStream(name);
-      assert.deepEqual(read.map((e) => e.revision), [0n, 1n, 2n]);
-      assert.deepEqual(read.map((e) => (e.data as { n: number }).n), [1, 2, 3]);
+      assert.deepEqual(
+        read.map((e) => e.revision),
+        [0n, 1n, 2n],
+      );
+      assert.deepEqual(
+        read.map((e) => (e.data as { n: number }).n),
+        [1, 2, 3],
+      );
       assert.deepEqual(read[0]!.data, { n: 1, text: 'é ✓' });
       assert.deepEqual(read[0]!.metadata, { requestId: 'r1' });
       assert.equal(read[0]!.type, 'SomethingHappened');
@@ -75,10 +81,7 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
     it('lets exactly one of two concurrent writers with the same expectation win', async () => {
       const name = stream();
       await given.store.appendToStream(name, [event(1)], 'no_stream');
-      const outcomes = await Promise.allSettled([
-        given.store.appendToStream(name, [event(2)], 0n),
-        given.store.appendToStream(name, [event(3)], 0n),
-      ]);
+      const outcomes = await Promise.allSettled([given.store.appendToStream(name, [event(2)], 0n), given.store.appendToStream(name, [event(3)], 0n)]);
       assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
       const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
       assert.ok(rejected.reason instanceof ConcurrencyError);
@@ -93,9 +96,15 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
       await given.store.appendToStream(a, [event(4)], 0n);
       const after = await given.store.readAll({ after: first.position - 1n, limit: 1000 });
       const mine = after.filter((e) => e.streamName === a || e.streamName === b);
-      assert.deepEqual(mine.map((e) => (e.data as { n: number }).n), [1, 2, 3, 4]);
+      assert.deepEqual(
+        mine.map((e) => (e.data as { n: number }).n),
+        [1, 2, 3, 4],
+      );
       const positions = after.map((e) => e.position);
-      assert.deepEqual([...positions].sort((x, y) => (x < y ? -1 : 1)), positions);
+      assert.deepEqual(
+        [...positions].sort((x, y) => (x < y ? -1 : 1)),
+        positions,
+      );
       const page = await given.store.readAll({ after: first.position, limit: 2 });
       assert.equal(page.length, 2);
       assert.ok(page.every((e) => e.position > first.position));
@@ -112,10 +121,10 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
 
     it('tells listeners about appends made through another connection', async function () {
       if (!given.setup.openSibling) {
-        console.log('      (skipped: this adapter\'s fixture cannot open a second connection to the same data)');
+        console.log("      (skipped: this adapter's fixture cannot open a second connection to the same data)");
         this.skip();
       }
-      const sibling = await given.setup.openSibling!(given.store);
+      const sibling = await given.setup.openSibling(given.store);
       try {
         const heard = new Promise<void>((resolve) => {
           const stop = given.store.onAppend(() => {
@@ -134,12 +143,12 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
 
     it('keeps acknowledged appends after the store is closed and opened again', async function () {
       if (!given.setup.openSibling) {
-        console.log('      (skipped: this adapter\'s fixture cannot open a second connection to the same data)');
+        console.log("      (skipped: this adapter's fixture cannot open a second connection to the same data)");
         this.skip();
       }
       const name = stream();
       await given.store.appendToStream(name, [event(1), event(2)], 'no_stream');
-      const reopened = await given.setup.openSibling!(given.store);
+      const reopened = await given.setup.openSibling(given.store);
       await given.store.close();
       try {
         assert.equal((await reopened.readStream(name)).length, 2);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../src/shared/ids.ts';
-import type { ReadStore } from '../../src/projections/read-store.ts';
+import type { ReadStore } from '../../src/projections/stores/read-store.ts';
 
 export interface HostileIdsFixture {
   open(): Promise<ReadStore>;

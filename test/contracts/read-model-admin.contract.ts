@@ -1,14 +1,19 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../src/shared/ids.ts';
-import type { FilterView } from '../../src/projections/filter-view.ts';
-import type { ManagedReadStore } from '../../src/projections/read-model-admin.ts';
+import type { FilterView } from '../../src/projections/fold/filter-view.ts';
+import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
 import { contractSubject } from './contract-subject.ts';
+
+export interface StoreClock {
+  /** The clock leases are measured by. */
+  readonly now?: () => number;
+}
 
 export interface ManagedReadStoreFixture {
   /** A store on fresh data. */
   open(): Promise<ManagedReadStore>;
-  /** Another connection to the same data (another process, in production). */
-  openSibling(store: ManagedReadStore): Promise<ManagedReadStore>;
+  /** Another connection to the same data (another process, in production), optionally with its own clock. */
+  openSibling(store: ManagedReadStore, clock?: StoreClock): Promise<ManagedReadStore>;
 }
 
 const view = (accountId: string, title = 'magic'): FilterView => ({
@@ -37,15 +42,41 @@ export function managedReadStoreContract(name: string, fixture: () => ManagedRea
     });
 
     it('lets another owner take an expired or released lease', async () => {
-      const lease = `lease-${newId()}`;
-      assert.equal(await given.store.tryLease(lease, 'a', 300), true);
-      await new Promise((resolve) => setTimeout(resolve, 350));
-      assert.equal(await given.store.tryLease(lease, 'b', 5000), true);
-      assert.equal(await given.store.tryLease(lease, 'a', 5000), false);
-      await given.store.releaseLease(lease, 'a');
-      assert.equal(await given.store.tryLease(lease, 'a', 5000), false, 'only the holder can release');
-      await given.store.releaseLease(lease, 'b');
-      assert.equal(await given.store.tryLease(lease, 'a', 5000), true);
+      let now = Date.now();
+      const store = await given.setup.openSibling(given.store, { now: () => now });
+      try {
+        const lease = `lease-${newId()}`;
+        assert.equal(await store.tryLease(lease, 'a', 300), true);
+        now += 299;
+        assert.equal(await store.tryLease(lease, 'b', 5000), false, 'not yet expired');
+        now += 1;
+        assert.equal(await store.tryLease(lease, 'b', 5000), true);
+        assert.equal(await store.tryLease(lease, 'a', 5000), false);
+        await store.releaseLease(lease, 'a');
+        assert.equal(await store.tryLease(lease, 'a', 5000), false, 'only the holder can release');
+        await store.releaseLease(lease, 'b');
+        assert.equal(await store.tryLease(lease, 'a', 5000), true);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('tells who holds a lease until when, and hands it over only from the owner named', async () => {
+      const now = Date.now();
+      const store = await given.setup.openSibling(given.store, { now: () => now });
+      try {
+        const lease = `lease-${newId()}`;
+        assert.equal(await store.leaseHolder(lease), null);
+        assert.equal(await store.tryLease(lease, 'a', 5000), true);
+        assert.deepEqual(await store.leaseHolder(lease), { owner: 'a', expiresAt: now + 5000 });
+        assert.equal(await store.takeOverLease(lease, 'b', 'c', 5000), false, 'b does not hold it');
+        assert.equal(await store.takeOverLease(lease, 'a', 'c', 7000), true, 'taken from a before it expired');
+        assert.deepEqual(await store.leaseHolder(lease), { owner: 'c', expiresAt: now + 7000 });
+        assert.equal(await store.tryLease(lease, 'a', 5000), false);
+        assert.equal(await store.takeOverLease(lease, 'a', 'd', 5000), false, 'a no longer holds it');
+      } finally {
+        await store.close();
+      }
     });
 
     it('fills a new generation without touching what queries see', async () => {
@@ -59,7 +90,10 @@ export function managedReadStoreContract(name: string, fixture: () => ManagedRea
       assert.deepEqual(await fresh.listFilters(accountId), []);
       assert.equal(await fresh.checkpoint('p'), null);
       await fresh.saveFilter(view(accountId, 'rebuilt'), { projection: 'p', position: 5n });
-      assert.deepEqual((await given.store.listFilters(accountId)).map((f) => f.title), ['live']);
+      assert.deepEqual(
+        (await given.store.listFilters(accountId)).map((f) => f.title),
+        ['live'],
+      );
       assert.equal(await given.store.currentGeneration(), before);
     });
 
@@ -76,7 +110,10 @@ export function managedReadStoreContract(name: string, fixture: () => ManagedRea
         assert.equal(await sibling.swapIn(generation), true);
         assert.equal(await given.store.pendingGeneration(), null);
         assert.equal(await given.store.currentGeneration(), generation);
-        assert.deepEqual((await given.store.listFilters(accountId)).map((f) => f.title), ['rebuilt']);
+        assert.deepEqual(
+          (await given.store.listFilters(accountId)).map((f) => f.title),
+          ['rebuilt'],
+        );
         assert.equal(await given.store.checkpoint('p'), 7n);
         const later = view(accountId, 'after the swap');
         await sibling.saveFilter(later, { projection: 'p', position: 8n });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../src/shared/ids.ts';
-import type { FilterView } from '../../src/projections/filter-view.ts';
-import type { ReadStore } from '../../src/projections/read-store.ts';
+import type { FilterView } from '../../src/projections/fold/filter-view.ts';
+import type { ReadStore } from '../../src/projections/stores/read-store.ts';
 import { contractSubject } from './contract-subject.ts';
 
 export interface ReadStoreFixture {
@@ -45,7 +45,7 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
       assert.equal(await given.store.getV1Filter(stranger, filter.keywords[0]!.id), null);
     });
 
-    it('derives one v1 record per keyword with its filter\'s settings', async () => {
+    it("derives one v1 record per keyword with its filter's settings", async () => {
       const filter = view({
         filterAction: 'hide',
         context: ['home', 'public'],
@@ -85,7 +85,10 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
       await given.store.saveFilter({ ...filter, keywords: [keyword], statuses: [], revision: 1 }, at(2n));
       assert.equal(await given.store.findKeyword(filter.accountId, filter.keywords[0]!.id), null);
       assert.equal(await given.store.findFilterStatus(filter.accountId, filter.statuses[0]!.id), null);
-      assert.deepEqual((await given.store.listV1Filters(filter.accountId)).map((r) => r.id), [keyword.id]);
+      assert.deepEqual(
+        (await given.store.listV1Filters(filter.accountId)).map((r) => r.id),
+        [keyword.id],
+      );
     });
 
     it('hides a deleted filter everywhere but keeps its tombstone for the projector', async () => {
@@ -99,11 +102,42 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
       assert.deepEqual(await given.store.loadFilter(filter.id), tombstone);
     });
 
-    it('lists an account\'s filters in id order', async () => {
+    it("lists an account's filters in id order", async () => {
       const accountId = newId();
       const ids = [newId(), newId(), newId()];
       for (const id of [ids[2]!, ids[0]!, ids[1]!]) await given.store.saveFilter(view({ id, accountId }), at(1n));
-      assert.deepEqual((await given.store.listFilters(accountId)).map((f) => f.id), ids);
+      assert.deepEqual(
+        (await given.store.listFilters(accountId)).map((f) => f.id),
+        ids,
+      );
+    });
+
+    it("gives each state of an account's filters its own version, untouched by other accounts", async () => {
+      const accountId = newId();
+      const seen = new Set<string>([await given.store.filtersVersion(accountId)]);
+      const expectNew = async () => {
+        const version = await given.store.filtersVersion(accountId);
+        assert.ok(!seen.has(version), `version ${version} came back`);
+        seen.add(version);
+      };
+      const first = view({ accountId, revision: 0 });
+      await given.store.saveFilter(first, at(1n));
+      await expectNew();
+      const second = view({ accountId, revision: 0 });
+      await given.store.saveFilter(second, at(2n));
+      await expectNew();
+      await given.store.saveFilter({ ...first, title: 'changed', revision: 1 }, at(3n));
+      await expectNew();
+      // Deleting one filter and creating another must not bring back an earlier version.
+      await given.store.saveFilter({ ...second, keywords: [], statuses: [], deleted: true, revision: 1 }, at(4n));
+      await expectNew();
+      await given.store.saveFilter(view({ accountId, revision: 0 }), at(5n));
+      await expectNew();
+      const before = await given.store.filtersVersion(accountId);
+      await given.store.saveFilter({ ...first, title: 'stale', revision: 1 }, at(6n));
+      await given.store.saveFilter(view(), at(7n));
+      assert.equal(await given.store.filtersVersion(accountId), before);
+      assert.equal(await given.store.filtersVersion('not-an-id'), await given.store.filtersVersion(newId()));
     });
 
     it('keeps a checkpoint per projection that never moves backwards', async () => {
@@ -116,6 +150,84 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
       assert.equal(await given.store.checkpoint(projection), 12n);
       await given.store.saveFilter(view(), { projection, position: 11n });
       assert.equal(await given.store.checkpoint(projection), 12n);
+    });
+
+    it('keeps filters of two accounts that share a keyword id and a status id, each for its own account', async () => {
+      const [keywordId, statusId] = [newId(), newId()];
+      const shared = { keywords: [{ id: keywordId, keyword: 'same id', wholeWord: true }], statuses: [{ id: statusId, statusId: '7' }] };
+      const alices = view({ ...shared, title: 'alice' });
+      const bobs = view({ ...shared, title: 'bob', keywords: [{ id: keywordId, keyword: 'bob word', wholeWord: false }] });
+      const projection = `p-${newId()}`;
+      await given.store.applyBatch({ projection, position: 2n, views: [alices, bobs] });
+      assert.equal(await given.store.checkpoint(projection), 2n);
+      for (const [filter, phrase] of [
+        [alices, 'same id'],
+        [bobs, 'bob word'],
+      ] as const) {
+        assert.deepEqual(
+          (await given.store.listV1Filters(filter.accountId)).map((r) => [r.id, r.filterId, r.phrase]),
+          [[keywordId, filter.id, phrase]],
+        );
+        assert.equal((await given.store.getV1Filter(filter.accountId, keywordId))?.filterId, filter.id);
+        assert.equal((await given.store.findKeyword(filter.accountId, keywordId))?.filterId, filter.id);
+        assert.deepEqual(await given.store.findFilterStatus(filter.accountId, statusId), { filterId: filter.id, status: shared.statuses[0] });
+      }
+      await given.store.saveFilter({ ...alices, keywords: [], statuses: [], deleted: true, revision: 1 }, at(3n, projection));
+      assert.equal(await given.store.getV1Filter(alices.accountId, keywordId), null);
+      assert.equal(await given.store.findFilterStatus(alices.accountId, statusId), null);
+      assert.equal((await given.store.getV1Filter(bobs.accountId, keywordId))?.phrase, 'bob word', "deleting one filter leaves the other's records");
+      assert.equal((await given.store.findFilterStatus(bobs.accountId, statusId))?.filterId, bobs.id);
+    });
+
+    it('keeps both filters of one account that share a keyword id, answering the lower filter id for the id', async () => {
+      const accountId = newId();
+      const keywordId = newId();
+      const [lower, higher] = [newId(), newId()];
+      const keyword = (text: string) => [{ id: keywordId, keyword: text, wholeWord: true }];
+      await given.store.saveFilter(view({ id: higher, accountId, keywords: keyword('higher') }), at(1n));
+      await given.store.saveFilter(view({ id: lower, accountId, keywords: keyword('lower') }), at(2n));
+      assert.deepEqual(
+        (await given.store.listV1Filters(accountId)).map((r) => [r.filterId, r.phrase]),
+        [
+          [lower, 'lower'],
+          [higher, 'higher'],
+        ],
+      );
+      assert.equal((await given.store.getV1Filter(accountId, keywordId))?.phrase, 'lower');
+      await given.store.saveFilter(view({ id: higher, accountId, keywords: keyword('renamed'), revision: 1 }), at(3n));
+      assert.deepEqual(
+        (await given.store.listV1Filters(accountId)).map((r) => r.phrase),
+        ['lower', 'renamed'],
+      );
+    });
+
+    it('stores a batch of views, parked events and the checkpoint together, skipping views that are not newer', async () => {
+      const projection = `p-${newId()}`;
+      const [kept, replaced, fresh] = [view({ revision: 4, title: 'kept' }), view({ revision: 1 }), view({ title: 'fresh' })];
+      await given.store.applyBatch({ projection, position: 10n, views: [kept, replaced] });
+      const parked = {
+        position: 12n,
+        streamName: `filter-${newId()}`,
+        revision: 3n,
+        type: 'KeywordsUpdated',
+        error: 'Error: no',
+        parkedAt: '2026-11-23T10:00:00.000Z',
+      };
+      await given.store.applyBatch({
+        projection,
+        position: 13n,
+        views: [{ ...kept, title: 'stale', revision: 4 }, { ...replaced, title: 'newer', revision: 2 }, fresh],
+        parked: [parked],
+      });
+      const loaded = await given.store.loadFilters([kept.id, replaced.id, fresh.id, newId(), 'not an id']);
+      assert.deepEqual([...loaded.keys()].sort(), [kept.id, replaced.id, fresh.id].sort());
+      assert.deepEqual([loaded.get(kept.id)?.title, loaded.get(replaced.id)?.title, loaded.get(fresh.id)?.title], ['kept', 'newer', 'fresh']);
+      assert.equal(await given.store.checkpoint(projection), 13n);
+      assert.deepEqual(await given.store.parkedEvents(projection), [parked]);
+      assert.deepEqual(await given.store.parkedEvents(`p-${newId()}`), []);
+      await given.store.applyBatch({ projection, position: 12n, views: [], parked: [parked] });
+      assert.equal(await given.store.checkpoint(projection), 13n, 'a repeated batch moves nothing back');
+      assert.equal((await given.store.parkedEvents(projection)).length, 1);
     });
 
     it('holds positions beyond 2^53', async () => {

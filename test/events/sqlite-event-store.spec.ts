@@ -1,12 +1,12 @@
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { eventStoreContract } from '../contracts/event-store.contract.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 const dirs = new WeakMap<object, string>();
 
 eventStoreContract('SQLite', () => ({
   async open() {
-    const dir = tempDir();
+    const dir = scratchDir();
     const store = SqliteEventStore.inDataDir(dir);
     dirs.set(store, dir);
     return store;

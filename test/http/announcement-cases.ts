@@ -86,7 +86,7 @@ export function announcementCases(context: () => { server: TestServer; probe: An
     await expectAnnouncements(bob, 0, call(bob, 'DELETE', `/api/v2/filters/${id}`), 404);
   });
 
-  it('announces on the owner\'s subject only', async () => {
+  it("announces on the owner's subject only", async () => {
     const bobBefore = await probe.heard(bob.id);
     await expectAnnouncements(alice, 1, call(alice, 'POST', '/api/v2/filters', 'title=t&context[]=home'));
     assert.equal(await probe.heard(bob.id), bobBefore);

@@ -3,14 +3,13 @@ import { loadConfig } from '../../src/config.ts';
 import { startService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { TestServer } from '../support/test-server.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
-const serviceOn = (dataDir: string) =>
-  startService({ config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+const serviceOn = (dataDir: string) => startService({ config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
 
 describe('consistency and durability', () => {
   it('loses no update when two servers on one data directory change one filter at once', async () => {
-    const dataDir = tempDir();
+    const dataDir = scratchDir();
     const [one, two] = [await serviceOn(dataDir), await serviceOn(dataDir)];
     try {
       const account = await one.stores.accounts.createAccount(`race${process.pid}`);
@@ -22,7 +21,10 @@ describe('consistency and durability', () => {
         fetch(`${(i % 2 ? one : two).url}/api/v2/filters/${id}/keywords`, { method: 'POST', headers, body: JSON.stringify({ keyword: `k${i}` }) }),
       );
       const statuses = await Promise.all(adds.map(async (r) => (await r).status));
-      assert.ok(statuses.every((s) => s === 200 || s === 409), statuses.join(','));
+      assert.ok(
+        statuses.every((s) => s === 200 || s === 409),
+        statuses.join(','),
+      );
       const accepted = statuses.filter((s) => s === 200).length;
       for (const service of [one, two]) {
         const filter = (await (await fetch(`${service.url}/api/v2/filters/${id}`, { headers })).json()) as { keywords: unknown[] };
@@ -35,7 +37,7 @@ describe('consistency and durability', () => {
   });
 
   it('keeps acknowledged filters across a restart', async () => {
-    const dataDir = tempDir();
+    const dataDir = scratchDir();
     const first = await serviceOn(dataDir);
     const account = await first.stores.accounts.createAccount(`durable${process.pid}`);
     const token = await first.stores.accounts.createToken(account.id, ['read', 'write']);
@@ -46,7 +48,10 @@ describe('consistency and durability', () => {
     const second = await serviceOn(dataDir);
     try {
       const list = (await (await fetch(`${second.url}/api/v1/filters`, { headers })).json()) as { phrase: string }[];
-      assert.deepEqual(list.map((r) => r.phrase), ['kept']);
+      assert.deepEqual(
+        list.map((r) => r.phrase),
+        ['kept'],
+      );
     } finally {
       await second.close();
     }
@@ -57,7 +62,9 @@ describe('consistency and durability', () => {
     try {
       const alice = await server.account();
       for (let i = 0; i < 10; i += 1) {
-        const { id } = (await server.request('POST', '/api/v2/filters', { token: alice.token, form: `title=t${i}&context[]=home&keywords_attributes[][keyword]=k${i}` })).body;
+        const { id } = (
+          await server.request('POST', '/api/v2/filters', { token: alice.token, form: `title=t${i}&context[]=home&keywords_attributes[][keyword]=k${i}` })
+        ).body;
         assert.equal((await server.request('GET', `/api/v2/filters/${id}`, { token: alice.token })).status, 200);
         assert.equal((await server.request('GET', '/api/v1/filters', { token: alice.token })).body.length, i + 1);
       }

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { filtersApi, newFilter, newOwner } from '../support/filters-api.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 const OPERATOR = encodeURIComponent('{"$gt":""}');
 
@@ -13,7 +13,7 @@ describe('Ids that are query operators in disguise', () => {
   let filterId: string;
 
   before(async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
     api = filtersApi(service.url, (await newOwner(dir)).token);
     filterId = (await api.post('/api/v2/filters', newFilter('real'))).body.id;
@@ -24,7 +24,12 @@ describe('Ids that are query operators in disguise', () => {
   });
 
   it('answers 404 for operator-shaped ids in paths', async () => {
-    for (const path of [`/api/v2/filters/${OPERATOR}`, `/api/v1/filters/${OPERATOR}`, `/api/v2/filters/statuses/${OPERATOR}`, `/api/v2/filters/keywords/${OPERATOR}`]) {
+    for (const path of [
+      `/api/v2/filters/${OPERATOR}`,
+      `/api/v1/filters/${OPERATOR}`,
+      `/api/v2/filters/statuses/${OPERATOR}`,
+      `/api/v2/filters/keywords/${OPERATOR}`,
+    ]) {
       assert.equal((await api.get(path)).status, 404, path);
     }
   });
@@ -33,6 +38,9 @@ describe('Ids that are query operators in disguise', () => {
     const answer = await api.put(`/api/v2/filters/${filterId}`, { keywords_attributes: [{ id: { $gt: '' }, keyword: 'x' }] });
     assert.ok([404, 422].includes(answer.status), `status ${answer.status}`);
     const filter = (await api.get(`/api/v2/filters/${filterId}`)).body;
-    assert.deepEqual(filter.keywords.map((k: { keyword: string }) => k.keyword), ['magic']);
+    assert.deepEqual(
+      filter.keywords.map((k: { keyword: string }) => k.keyword),
+      ['magic'],
+    );
   });
 });

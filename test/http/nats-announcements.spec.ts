@@ -9,6 +9,7 @@ const natsUrl = process.env.NATS_URL;
 
 describe('filters_changed announcements on NATS', function () {
   let server: TestServer;
+  let publisher: NatsConnection;
   let subscriber: NatsConnection;
   const counts = new Map<string, number>();
   const payloads: string[] = [];
@@ -18,8 +19,10 @@ describe('filters_changed announcements on NATS', function () {
       console.log('    (skipped: set NATS_URL, e.g. nats://127.0.0.1:4222, to run the NATS announcement tests)');
       this.skip();
     }
-    server = await TestServer.start({ NATS_URL: natsUrl! });
-    subscriber = await connect({ servers: natsUrl! });
+    // The service publishes over this connection, so the test can flush it.
+    publisher = await connect({ servers: natsUrl, name: 'content-filters' });
+    server = await TestServer.start({}, new NatsNotifier(publisher));
+    subscriber = await connect({ servers: natsUrl });
     const subscription = subscriber.subscribe('timeline.*');
     void (async () => {
       for await (const message of subscription) {
@@ -37,7 +40,7 @@ describe('filters_changed announcements on NATS', function () {
 
   /** Publisher flush, then subscriber flush: every message published so far has been delivered. */
   const settle = async () => {
-    await (server.service.stores.notifier as NatsNotifier).flush();
+    await publisher.flush();
     await subscriber.flush();
   };
 
@@ -51,7 +54,7 @@ describe('filters_changed announcements on NATS', function () {
     },
   }));
 
-  it('publishes exactly Mastodon\'s payload', async () => {
+  it("publishes exactly Mastodon's payload", async () => {
     await settle();
     assert.ok(payloads.length > 0);
     assert.ok(payloads.every((p) => p === FILTERS_CHANGED));

@@ -21,7 +21,10 @@ describe('v1 filters over HTTP', () => {
     const response = await given.server.request('GET', '/api/v1/filters', { token: given.alice.token });
     assert.equal(response.status, 200);
     assert.match(response.type, /^application\/json/);
-    assert.deepEqual(response.body.map((r: { id: string }) => r.id), v2.body.keywords.map((k: { id: string }) => k.id));
+    assert.deepEqual(
+      response.body.map((r: { id: string }) => r.id),
+      v2.body.keywords.map((k: { id: string }) => k.id),
+    );
     assert.deepEqual((await given.server.request('GET', '/api/v1/filters', { token: given.bob.token })).body, []);
   });
 
@@ -32,7 +35,10 @@ describe('v1 filters over HTTP', () => {
     const [filter] = await v2Filters(given.alice);
     assert.equal(filter.filter_action, 'hide');
     assert.equal(filter.expires_at, null);
-    assert.deepEqual(filter.keywords.map((k: any) => [k.id, k.keyword, k.whole_word]), [[record.id, 'magic', false]]);
+    assert.deepEqual(
+      filter.keywords.map((k: any) => [k.id, k.keyword, k.whole_word]),
+      [[record.id, 'magic', false]],
+    );
   });
 
   it('creates a warn filter with a whole-word keyword', async () => {
@@ -105,7 +111,7 @@ describe('v1 filters over HTTP', () => {
     assert.deepEqual(filter.keywords, []);
   });
 
-  it('keeps another account\'s records out of reach of update and delete', async () => {
+  it("keeps another account's records out of reach of update and delete", async () => {
     const record = await createV1(given.bob);
     assert.equal((await given.server.request('PUT', `/api/v1/filters/${record.id}`, { token: given.alice.token, form: 'phrase=x' })).status, 404);
     assert.equal((await given.server.request('DELETE', `/api/v1/filters/${record.id}`, { token: given.alice.token })).status, 404);

@@ -14,7 +14,7 @@ describe('v2 filters over HTTP', () => {
   };
 
   describe('GET /api/v2/filters', () => {
-    it('lists exactly the caller\'s filters, ids as strings', async () => {
+    it("lists exactly the caller's filters, ids as strings", async () => {
       const ids = [(await create(given.alice)).id, (await create(given.alice)).id];
       await create(given.bob);
       const response = await given.server.request('GET', '/api/v2/filters', { token: given.alice.token });
@@ -84,10 +84,12 @@ describe('v2 filters over HTTP', () => {
       assert.deepEqual((await given.server.request('GET', '/api/v2/filters', { token: given.alice.token })).body, []);
     };
 
-    it('is 422 without a title', () => refused('context[]=home&filter_action=hide&keywords_attributes[][keyword]=magic', /^Validation failed: Title can't be blank$/));
+    it('is 422 without a title', () =>
+      refused('context[]=home&filter_action=hide&keywords_attributes[][keyword]=magic', /^Validation failed: Title can't be blank$/));
     it('is 422 without a context', () => refused('title=magic&filter_action=hide&keywords_attributes[][keyword]=magic', /Context can't be blank/));
     it('is 422 for the context shaolin', () => refused('title=magic&context[]=shaolin&filter_action=hide', /Context None or invalid context supplied/));
-    it('is 422 for an unknown filter_action', () => refused('title=magic&filter_action=imaginary_value&keywords_attributes[][keyword]=magic', /Action is not included/));
+    it('is 422 for an unknown filter_action', () =>
+      refused('title=magic&filter_action=imaginary_value&keywords_attributes[][keyword]=magic', /Action is not included/));
     it('is 422 for a title of 257 characters', () => refused(`title=${'t'.repeat(257)}&context[]=home`, /Title is too long \(maximum is 256 characters\)/));
     it('is 422 for a keyword of 513 characters', () =>
       refused(`title=t&context[]=home&keywords_attributes[][keyword]=${'k'.repeat(513)}`, /Keywords keyword is too long \(maximum is 512 characters\)/));
@@ -100,7 +102,10 @@ describe('v2 filters over HTTP', () => {
 
     it('ignores all-blank keyword rows', async () => {
       const body = await create(given.alice, 'title=t&context[]=home&keywords_attributes[0][keyword]=&keywords_attributes[1][keyword]=ok');
-      assert.deepEqual(body.keywords.map((k: any) => k.keyword), ['ok']);
+      assert.deepEqual(
+        body.keywords.map((k: any) => k.keyword),
+        ['ok'],
+      );
     });
 
     it('sets expires_at from expires_in', async () => {
@@ -121,7 +126,7 @@ describe('v2 filters over HTTP', () => {
       assert.equal(response.body.id, id);
     });
 
-    it('is 404 for another account\'s filter or an unknown id, 403 and 401 without rights', async () => {
+    it("is 404 for another account's filter or an unknown id, 403 and 401 without rights", async () => {
       const { id } = await create(given.bob);
       for (const path of [`/api/v2/filters/${id}`, '/api/v2/filters/123', '/api/v2/filters/not-an-id']) {
         const response = await given.server.request('GET', path, { token: given.alice.token });
@@ -137,7 +142,10 @@ describe('v2 filters over HTTP', () => {
   describe('PUT /api/v2/filters/:id', () => {
     it('updates title and context', async () => {
       const { id } = await create(given.alice);
-      const response = await given.server.request('PUT', `/api/v2/filters/${id}`, { token: given.alice.token, form: 'title=updated&context[]=home&context[]=public' });
+      const response = await given.server.request('PUT', `/api/v2/filters/${id}`, {
+        token: given.alice.token,
+        form: 'title=updated&context[]=home&context[]=public',
+      });
       assert.equal(response.status, 200);
       isJson(response);
       const stored = (await given.server.request('GET', `/api/v2/filters/${id}`, { token: given.alice.token })).body;
@@ -164,14 +172,23 @@ describe('v2 filters over HTTP', () => {
       ].join('&');
       const response = await given.server.request('PUT', `/api/v2/filters/${filter.id}`, { token: given.alice.token, form });
       assert.equal(response.status, 200);
-      assert.deepEqual(response.body.keywords.map((k: any) => [k.keyword, k.whole_word]), [['updated', true], ['c', false]]);
+      assert.deepEqual(
+        response.body.keywords.map((k: any) => [k.keyword, k.whole_word]),
+        [
+          ['updated', true],
+          ['c', false],
+        ],
+      );
       assert.deepEqual((await given.server.request('GET', `/api/v2/filters/${filter.id}`, { token: given.alice.token })).body.keywords, response.body.keywords);
     });
 
     it('is 404 for a keyword of another filter', async () => {
       const mine = await create(given.alice);
       const theirs = await create(given.bob);
-      const response = await given.server.request('PUT', `/api/v2/filters/${mine.id}`, { token: given.alice.token, form: `keywords_attributes[][id]=${theirs.keywords[0]!.id}&keywords_attributes[][keyword]=x` });
+      const response = await given.server.request('PUT', `/api/v2/filters/${mine.id}`, {
+        token: given.alice.token,
+        form: `keywords_attributes[][id]=${theirs.keywords[0]!.id}&keywords_attributes[][keyword]=x`,
+      });
       assert.equal(response.status, 404);
     });
 
@@ -181,7 +198,7 @@ describe('v2 filters over HTTP', () => {
       assert.equal((await given.server.request('PUT', `/api/v2/filters/${id}`, { token: given.alice.token, form: 'expires_in=' })).body.expires_at, null);
     });
 
-    it('is 404 on another account\'s filter, 403 with read scopes, 401 without a token', async () => {
+    it("is 404 on another account's filter, 403 with read scopes, 401 without a token", async () => {
       const { id } = await create(given.bob);
       const response = await given.server.request('PUT', `/api/v2/filters/${id}`, { token: given.alice.token, form: 'title=mine' });
       assert.equal(response.status, 404);
@@ -212,7 +229,7 @@ describe('v2 filters over HTTP', () => {
       assert.equal((await given.server.request('DELETE', `/api/v2/filters/${id}`, { token: given.alice.token })).status, 404);
     });
 
-    it('is 404 for another account\'s filter, 403 with read scopes, 401 without a token', async () => {
+    it("is 404 for another account's filter, 403 with read scopes, 401 without a token", async () => {
       const { id } = await create(given.bob);
       const response = await given.server.request('DELETE', `/api/v2/filters/${id}`, { token: given.alice.token });
       assert.equal(response.status, 404);

@@ -12,23 +12,32 @@ describe('v2 filter keywords over HTTP', () => {
     return response.body as { id: string; keywords: { id: string; keyword: string; whole_word: boolean }[] };
   };
 
-  it('lists a filter\'s keywords to its owner only', async () => {
+  it("lists a filter's keywords to its owner only", async () => {
     const filter = await filterOf(given.alice);
     const response = await given.server.request('GET', `/api/v2/filters/${filter.id}/keywords`, { token: given.alice.token });
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((k: { id: string }) => k.id), [filter.keywords[0]!.id]);
+    assert.deepEqual(
+      response.body.map((k: { id: string }) => k.id),
+      [filter.keywords[0]!.id],
+    );
     assert.equal((await given.server.request('GET', `/api/v2/filters/${filter.id}/keywords`, { token: given.bob.token })).status, 404);
   });
 
   it('adds a keyword with whole_word as sent', async () => {
     const filter = await filterOf(given.alice);
-    const response = await given.server.request('POST', `/api/v2/filters/${filter.id}/keywords`, { token: given.alice.token, form: 'keyword=magic&whole_word=false' });
+    const response = await given.server.request('POST', `/api/v2/filters/${filter.id}/keywords`, {
+      token: given.alice.token,
+      form: 'keyword=magic&whole_word=false',
+    });
     assert.equal(response.status, 200);
     assert.equal(response.body.keyword, 'magic');
     assert.equal(response.body.whole_word, false);
     assert.match(response.body.id, /^[0-9]+$/);
     const keywords = (await given.server.request('GET', `/api/v2/filters/${filter.id}`, { token: given.alice.token })).body.keywords;
-    assert.deepEqual(keywords.map((k: { keyword: string }) => k.keyword), ['foo', 'magic']);
+    assert.deepEqual(
+      keywords.map((k: { keyword: string }) => k.keyword),
+      ['foo', 'magic'],
+    );
   });
 
   it('defaults whole_word to true and refuses a blank keyword', async () => {
@@ -40,7 +49,7 @@ describe('v2 filter keywords over HTTP', () => {
     assert.deepEqual(blank.body, { error: "Validation failed: Keyword can't be blank" });
   });
 
-  it('refuses to add a keyword to another account\'s filter', async () => {
+  it("refuses to add a keyword to another account's filter", async () => {
     const filter = await filterOf(given.bob);
     const response = await given.server.request('POST', `/api/v2/filters/${filter.id}/keywords`, { token: given.alice.token, form: 'keyword=magic' });
     assert.equal(response.status, 404);

@@ -38,7 +38,7 @@ describe('v2 filter statuses over HTTP', () => {
     assert.deepEqual(missing.body, { error: 'Validation failed: Status must exist' });
   });
 
-  it('keeps another account\'s filter statuses out of reach', async () => {
+  it("keeps another account's filter statuses out of reach", async () => {
     const filter = await filterOf(given.bob);
     const created = (await filterStatus(given.bob, filter.id)).body;
     for (const [method, path] of [

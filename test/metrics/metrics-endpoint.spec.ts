@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { filtersApi, newFilter, newOwner } from '../support/filters-api.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 /** The value of one series in Prometheus text format, or undefined. */
 function sample(text: string, series: string): number | undefined {
@@ -15,7 +15,7 @@ describe('GET /metrics', () => {
   let service: RunningService;
 
   before(async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
     const owner = await newOwner(dir);
     const api = filtersApi(service.url, owner.token);

@@ -2,17 +2,17 @@ import assert from 'node:assert/strict';
 import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
-import { InProcessNotifier } from '../../src/notifications/in-process-notifier.ts';
-import { FILTERS_PROJECTION, FilterProjector } from '../../src/projections/filter-projector.ts';
-import { SqliteReadStore } from '../../src/projections/sqlite-read-store.ts';
+import { FILTERS_PROJECTION, FilterProjector } from '../../src/projections/runtime/filter-projector.ts';
+import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { InProcessBus } from '../support/in-process-bus.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
 
 function commit(accountId: string, events: FilterEvent[]) {
   return events.map((e, i) => {
-    const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: i, commitSize: events.length };
+    const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: i, commitSize: events.length, schemaVersion: 1 };
     return { type: e.type, data: e.data, metadata };
   });
 }
@@ -26,9 +26,9 @@ function created(filterId: string, accountId: string): FilterEvent[] {
 
 describe('Filter projector', () => {
   it('projects appended events, announces once per commit, and resumes from its checkpoint', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const events = SqliteEventStore.inDataDir(dir);
-    const notifier = new InProcessNotifier();
+    const notifier = new InProcessBus();
     const heard: string[] = [];
     notifier.subscribe((subject, payload) => heard.push(`${subject} ${payload}`));
     const accountId = newId();
@@ -50,7 +50,10 @@ describe('Filter projector', () => {
     projector = new FilterProjector(events, reads, notifier);
     await projector.start();
     assert.equal(await projector.waitFor(later.position, 2000), true);
-    assert.deepEqual((await reads.listFilters(accountId)).map((f) => f.id), [first, second]);
+    assert.deepEqual(
+      (await reads.listFilters(accountId)).map((f) => f.id),
+      [first, second],
+    );
     assert.equal(heard.length, 2, 'the first commit is not announced again');
     await projector.stop();
     await reads.close();
@@ -58,25 +61,26 @@ describe('Filter projector', () => {
   });
 
   it('hears appends made through another connection to the event store', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const events = SqliteEventStore.inDataDir(dir);
     const other = SqliteEventStore.inDataDir(dir);
     const reads = SqliteReadStore.inDataDir(dir);
-    const projector = new FilterProjector(events, reads, new InProcessNotifier());
+    // No re-check on a timer within the test's time: only the append's wake-up can bring the projector on.
+    const projector = new FilterProjector(events, reads, new InProcessBus(), { idleRecheckMs: 10 * 60_000 });
     await projector.start();
     const accountId = newId();
     const filterId = newId();
     const appended = await other.appendToStream(filterStream(filterId), commit(accountId, created(filterId, accountId)), 'no_stream');
-    assert.equal(await projector.waitFor(appended.position, 900), true, 'caught up before the idle re-check');
+    assert.equal(await projector.waitFor(appended.position, 15_000), true, "woken by the other connection's append");
     await projector.stop();
     await Promise.all([reads.close(), events.close(), other.close()]);
   });
 
   it('moves past events of other streams and of unknown types', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const events = SqliteEventStore.inDataDir(dir);
     const reads = SqliteReadStore.inDataDir(dir);
-    const projector = new FilterProjector(events, reads, new InProcessNotifier());
+    const projector = new FilterProjector(events, reads, new InProcessBus());
     await projector.start();
     await events.appendToStream(`other-${newId()}`, [{ type: 'X', data: {}, metadata: {} }], 'no_stream');
     const appended = await events.appendToStream(filterStream(newId()), [{ type: 'FilterRenamedInTheFuture', data: {}, metadata: {} }], 'no_stream');
@@ -87,10 +91,10 @@ describe('Filter projector', () => {
   });
 
   it('answers false when asked to wait for a position that never comes', async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const events = SqliteEventStore.inDataDir(dir);
     const reads = SqliteReadStore.inDataDir(dir);
-    const projector = new FilterProjector(events, reads, new InProcessNotifier());
+    const projector = new FilterProjector(events, reads, new InProcessBus());
     await projector.start();
     assert.equal(await projector.waitFor(1_000_000n, 50), false);
     await projector.stop();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FilterEvent } from '../../src/events/filter-events.ts';
-import { projectFilter, v1RecordsOf, type FilterView } from '../../src/projections/filter-view.ts';
+import { projectFilter, v1RecordsOf, type FilterView } from '../../src/projections/fold/filter-view.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
 const filterId = '100';
@@ -15,7 +15,7 @@ const fold = (events: readonly FilterEvent[], start: FilterView | null = null, f
   events.reduce<FilterView | null>((view, event, i) => projectFilter(view, event, from + i), start);
 
 describe('Filter view projection', () => {
-  it('folds a filter\'s events into its v2 document', () => {
+  it("folds a filter's events into its v2 document", () => {
     assert.deepEqual(fold(history), {
       id: filterId,
       accountId: '7',
@@ -39,7 +39,15 @@ describe('Filter view projection', () => {
     const deleted = fold([...history, { type: 'FilterDeleted', data: { filterId, deletedAt: now } }]);
     assert.equal(deleted?.deleted, true);
     assert.deepEqual(fold(history, deleted), deleted);
-    assert.deepEqual(v1RecordsOf(deleted!), []);
+    assert.deepEqual(v1RecordsOf(deleted), []);
+  });
+
+  it('ignores an event type it does not know', () => {
+    const future = { type: 'FilterRenamedInTheFuture', data: { filterId, title: 'renamed' } } as unknown as FilterEvent;
+    const known = fold(history);
+    assert.deepEqual(projectFilter(known, future, 4), known);
+    assert.equal(projectFilter(null, future, 0), null);
+    assert.deepEqual(fold([history[0]!, future, ...history.slice(1)]), { ...known, revision: 4 });
   });
 
   it('ignores events for a filter it never saw created', () => {

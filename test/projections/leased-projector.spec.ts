@@ -1,34 +1,33 @@
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { spawnSync } from 'node:child_process';
 import type { EventMetadata } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
-import { InProcessNotifier } from '../../src/notifications/in-process-notifier.ts';
-import { CheckpointCatchUp } from '../../src/projections/checkpoint-catch-up.ts';
-import { FILTERS_PROJECTION } from '../../src/projections/filter-projector.ts';
-import { FILTERS_LEASE, LeasedProjector } from '../../src/projections/leased-projector.ts';
-import { SqliteReadStore } from '../../src/projections/sqlite-read-store.ts';
+import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
+import { FILTERS_LEASE, LeasedProjector } from '../../src/projections/runtime/leased-projector.ts';
+import { CheckpointCatchUp } from '../../src/projections/runtime/stored-checkpoint-catch-up.ts';
+import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { newOwner, retireOwner } from '../../src/shared/process-identity.ts';
+import { InProcessBus } from '../support/in-process-bus.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
-const LEASE_MS = 300;
+/** Long enough never to expire during a test: renewals and takeovers are driven by `renew()`, not by time. */
+const LEASE_MS = 10 * 60_000;
 
 function created(accountId: string, title = 't') {
   const filterId = newId();
-  const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: 0, commitSize: 1 };
+  const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
   const data = { filterId, accountId, title, context: ['home'], action: 'warn', expiresAt: null, createdAt: new Date().toISOString() };
   return { filterId, events: [{ type: 'FilterCreated', data, metadata }] };
 }
 
-async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await delay(10);
-  }
+/** An owner name as a process on this host with `pid` would have written it. */
+function ownerWithPid(pid: number): string {
+  const mine = newOwner();
+  retireOwner(mine);
+  return mine.replace(/:\d+:/, `:${pid}:`);
 }
 
 describe('Leased projector', () => {
@@ -39,18 +38,23 @@ describe('Leased projector', () => {
   const connections: SqliteReadStore[] = [];
   const heard: string[] = [];
 
-  const projector = (owner: string) => {
-    const notifier = new InProcessNotifier();
-    notifier.subscribe((subject) => heard.push(`${owner} ${subject}`));
+  const projector = (owner?: string) => {
+    const notifier = new InProcessBus();
     const connection = SqliteReadStore.inDataDir(dir);
     connections.push(connection);
-    const leased = new LeasedProjector(events, connection, notifier, { leaseMs: LEASE_MS, logger: silentLogger, owner });
+    const leased = new LeasedProjector(events, connection, notifier, {
+      leaseMs: LEASE_MS,
+      logger: silentLogger,
+      autoRenew: false,
+      ...(owner ? { owner } : {}),
+    });
+    notifier.subscribe((subject) => heard.push(`${owner ?? 'auto'} ${subject}`));
     running.push(leased);
     return leased;
   };
 
   beforeEach(() => {
-    dir = tempDir();
+    dir = scratchDir();
     events = SqliteEventStore.inDataDir(dir);
     reads = SqliteReadStore.inDataDir(dir);
     heard.length = 0;
@@ -67,17 +71,18 @@ describe('Leased projector', () => {
     const second = projector('second');
     await first.start();
     await second.start();
-    assert.equal(first.isLeader, true);
+    assert.equal(first.isLeader, true, 'projecting as soon as start resolves');
     assert.equal(second.isLeader, false);
     const accountId = newId();
     const one = created(accountId);
     const appended = await events.appendToStream(filterStream(one.filterId), one.events, 'no_stream');
-    assert.equal(await second.waitFor(appended.position, 2000), true, 'a follower waits on the shared checkpoint');
+    assert.equal(await second.waitFor(appended.position, 5000), true, 'a follower waits on the shared checkpoint');
     await first.stop();
-    await until(() => second.isLeader);
+    await second.renew();
+    assert.equal(second.isLeader, true);
     const two = created(accountId);
     const later = await events.appendToStream(filterStream(two.filterId), two.events, 'no_stream');
-    assert.equal(await second.waitFor(later.position, 2000), true);
+    assert.equal(await second.waitFor(later.position, 5000), true);
     assert.deepEqual(heard, [`first timeline.${accountId}`, `second timeline.${accountId}`], 'each commit announced once');
   });
 
@@ -85,15 +90,45 @@ describe('Leased projector', () => {
     const leader = projector('leader');
     await leader.start();
     assert.equal(leader.isLeader, true);
-    // Another process takes the lease over (as after a pause longer than the lease): renewals now fail.
-    const raw = new Database(join(dir, 'read-models.sqlite'));
-    raw.prepare('UPDATE projection_leases SET owner = ?, expires_at = ? WHERE name = ?').run('intruder', Date.now() + 60_000, FILTERS_LEASE);
-    raw.close();
-    await until(() => !leader.isLeader);
+    // Another process took the lease over (as after a pause longer than the lease): the renewal fails.
+    assert.equal(await reads.takeOverLease(FILTERS_LEASE, 'leader', 'intruder', LEASE_MS), true);
+    await leader.renew();
+    assert.equal(leader.isLeader, false);
     const one = created(newId());
     const appended = await events.appendToStream(filterStream(one.filterId), one.events, 'no_stream');
     assert.equal(await leader.waitFor(appended.position, 200), false, 'nothing projects without the lease');
     assert.deepEqual(heard, []);
+  });
+
+  it('takes over at once the lease of a process on this host that is gone, but not of one still running', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const successor = projector();
+    await reads.tryLease(FILTERS_LEASE, ownerWithPid(process.ppid), LEASE_MS);
+    await successor.start();
+    assert.equal(successor.isLeader, false, 'the lease of a live process is waited out');
+
+    await reads.releaseLease(FILTERS_LEASE, (await reads.leaseHolder(FILTERS_LEASE))!.owner);
+    await reads.tryLease(FILTERS_LEASE, ownerWithPid(gone), LEASE_MS);
+    await successor.renew();
+    assert.equal(successor.isLeader, true);
+    assert.equal((await reads.leaseHolder(FILTERS_LEASE))?.owner, successor.owner);
+  });
+
+  it('takes over a lease held under its own pid by an owner that is not one of its own (a predecessor with that pid)', async () => {
+    await reads.tryLease(FILTERS_LEASE, ownerWithPid(process.pid), LEASE_MS);
+    const restarted = projector();
+    await restarted.start();
+    assert.equal(restarted.isLeader, true);
+  });
+
+  it('never takes over a lease of another host or of an owner it cannot read', async () => {
+    for (const stranger of [ownerWithPid(999_999).replace(/^[^:]+/, 'other-host'), 'someone-else']) {
+      await reads.tryLease(FILTERS_LEASE, stranger, LEASE_MS);
+      const waiting = projector();
+      await waiting.start();
+      assert.equal(waiting.isLeader, false, stranger);
+      await reads.releaseLease(FILTERS_LEASE, stranger);
+    }
   });
 
   it('swaps in a pending generation after catching it up to its own position', async () => {
@@ -102,18 +137,24 @@ describe('Leased projector', () => {
     await leader.start();
     const one = created(accountId, 'before');
     const first = await events.appendToStream(filterStream(one.filterId), one.events, 'no_stream');
-    assert.equal(await leader.waitFor(first.position, 2000), true);
+    assert.equal(await leader.waitFor(first.position, 5000), true);
     const generation = await reads.createGeneration();
     await reads.markPending(generation);
-    await until(() => heard.length === 1);
-    const deadline = Date.now() + 3000;
-    while ((await reads.currentGeneration()) !== generation && Date.now() < deadline) await delay(20);
+    await leader.renew();
+    await leader.renew();
     assert.equal(await reads.currentGeneration(), generation);
-    assert.deepEqual((await reads.listFilters(accountId)).map((f) => f.title), ['before']);
+    assert.equal(leader.isLeader, true);
+    assert.deepEqual(
+      (await reads.listFilters(accountId)).map((f) => f.title),
+      ['before'],
+    );
     const two = created(accountId, 'after');
     const second = await events.appendToStream(filterStream(two.filterId), two.events, 'no_stream');
-    assert.equal(await new CheckpointCatchUp(reads).waitFor(second.position, 2000), true);
-    assert.deepEqual((await reads.listFilters(accountId)).map((f) => f.title), ['before', 'after']);
+    assert.equal(await new CheckpointCatchUp(reads).waitFor(second.position, 5000), true);
+    assert.deepEqual(
+      (await reads.listFilters(accountId)).map((f) => f.title),
+      ['before', 'after'],
+    );
     assert.equal(await reads.checkpoint(FILTERS_PROJECTION), second.position);
     assert.equal(heard.length, 2, 'the swap repeats no announcement');
   });

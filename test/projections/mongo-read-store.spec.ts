@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { MongoReadStore } from '../../src/projections/mongo-read-store.ts';
-import type { ManagedReadStore } from '../../src/projections/read-model-admin.ts';
+import { MongoReadStore } from '../../src/projections/stores/mongo-read-store.ts';
+import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
 import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
-import { managedReadStoreContract } from '../contracts/read-model-admin.contract.ts';
+import { managedReadStoreContract, type StoreClock } from '../contracts/read-model-admin.contract.ts';
 import { readStoreContract } from '../contracts/read-store.contract.ts';
 
 const url = process.env.MONGODB_URL;
@@ -26,8 +26,8 @@ describe('MongoDB read store', () => {
         databases.set(store, database);
         return store;
       },
-      async openSibling(store: ManagedReadStore) {
-        return MongoReadStore.connect(url, databases.get(store)!);
+      async openSibling(store: ManagedReadStore, clock?: StoreClock) {
+        return MongoReadStore.connect(url, databases.get(store), clock);
       },
     };
   };
@@ -39,7 +39,11 @@ describe('MongoDB read store', () => {
   after(async () => {
     if (!url || created.length === 0) return;
     const client = await MongoClient.connect(url);
-    for (const database of created) await client.db(database).dropDatabase().catch(() => {});
+    for (const database of created)
+      await client
+        .db(database)
+        .dropDatabase()
+        .catch(() => {});
     await client.close();
   });
 });

@@ -1,20 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createInterface } from 'node:readline';
-import { MongoReadStore } from '../../src/projections/mongo-read-store.ts';
-import type { ManagedReadStore } from '../../src/projections/read-model-admin.ts';
+import { MongoReadStore } from '../../src/projections/stores/mongo-read-store.ts';
+import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
 import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
-import { managedReadStoreContract } from '../contracts/read-model-admin.contract.ts';
+import { managedReadStoreContract, type StoreClock } from '../contracts/read-model-admin.contract.ts';
 import { readStoreContract } from '../contracts/read-store.contract.ts';
-
-// Debian's python3 (not a pyenv one) is the interpreter that has python3-mockupdb and python3-mongomock.
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = new URL('../support/mongo-stand-in.py', import.meta.url).pathname;
-
-function standInMissing(): string | null {
-  const probe = spawnSync(PYTHON, ['-c', 'import mockupdb, mongomock'], { encoding: 'utf8' });
-  return probe.status === 0 ? null : 'install python3-mockupdb and python3-mongomock (Debian) to run it';
-}
+import { mongoStandIn, standInMissing } from '../support/mongo-stand-in.ts';
 
 /**
  * The MongoDB adapter's contracts against a wire-protocol STAND-IN (mockupdb answering from mongomock),
@@ -23,21 +13,9 @@ function standInMissing(): string | null {
  */
 describe('MongoDB read store against a wire-protocol stand-in (mockupdb + mongomock, not a real server)', function () {
   this.timeout(20_000);
-  let child: ChildProcess | null = null;
-  let url: string | null = null;
   const missing = standInMissing();
+  const standIn = mongoStandIn(missing);
   const databases = new WeakMap<ManagedReadStore, string>();
-
-  before(async () => {
-    if (missing) return;
-    child = spawn(PYTHON, [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const [line] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
-    url = `mongodb://127.0.0.1:${line!.trim()}/?directConnection=true`;
-  });
-
-  after(() => {
-    child?.kill('SIGKILL');
-  });
 
   const fixture = () => {
     if (missing) {
@@ -47,12 +25,12 @@ describe('MongoDB read store against a wire-protocol stand-in (mockupdb + mongom
     return {
       async open() {
         const database = `cf_${randomUUID().slice(0, 8)}`;
-        const store = await MongoReadStore.connect(url!, database);
+        const store = await MongoReadStore.connect(standIn.url(), database);
         databases.set(store, database);
         return store;
       },
-      async openSibling(store: ManagedReadStore) {
-        return MongoReadStore.connect(url!, databases.get(store)!);
+      async openSibling(store: ManagedReadStore, clock?: StoreClock) {
+        return MongoReadStore.connect(standIn.url(), databases.get(store), clock);
       },
     };
   };

@@ -1,32 +1,83 @@
-import { SqliteReadStore } from '../../src/projections/sqlite-read-store.ts';
-import type { ManagedReadStore } from '../../src/projections/read-model-admin.ts';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { newId } from '../../src/shared/ids.ts';
+import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
+import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
 import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
 import { managedReadStoreContract } from '../contracts/read-model-admin.contract.ts';
 import { readStoreContract } from '../contracts/read-store.contract.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 const dirs = new WeakMap<ManagedReadStore, string>();
 
 readStoreContract('SQLite', () => ({
   async open() {
-    return SqliteReadStore.inDataDir(tempDir());
+    return SqliteReadStore.inDataDir(scratchDir());
   },
 }));
 
 managedReadStoreContract('SQLite', () => ({
   async open() {
-    const dir = tempDir();
+    const dir = scratchDir();
     const store = SqliteReadStore.inDataDir(dir);
     dirs.set(store, dir);
     return store;
   },
-  async openSibling(store) {
-    return SqliteReadStore.inDataDir(dirs.get(store)!);
+  async openSibling(store, clock) {
+    return SqliteReadStore.inDataDir(dirs.get(store)!, clock);
   },
 }));
 
 hostileIdsContract('SQLite', () => ({
   async open() {
-    return SqliteReadStore.inDataDir(tempDir());
+    return SqliteReadStore.inDataDir(scratchDir());
   },
 }));
+
+describe('SQLite read store: tables written before records were keyed by filter', () => {
+  it('are rebuilt in place, rows kept, and then take two filters sharing a keyword id', async () => {
+    const dir = scratchDir();
+    const old = new Database(join(dir, 'read-models.sqlite'));
+    old.exec(`
+      CREATE TABLE v1_filters (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, filter_id TEXT NOT NULL, doc TEXT NOT NULL);
+      CREATE INDEX v1_filters_by_account ON v1_filters (account_id);
+      CREATE TABLE filter_statuses (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, filter_id TEXT NOT NULL);
+    `);
+    const [accountId, filterId, keywordId, statusId] = [newId(), newId(), newId(), newId()];
+    const record = { id: keywordId, accountId, filterId, phrase: 'old', context: ['home'], wholeWord: true, expiresAt: null, irreversible: false };
+    old.prepare('INSERT INTO v1_filters VALUES (?, ?, ?, ?)').run(keywordId, accountId, filterId, JSON.stringify(record));
+    old.prepare('INSERT INTO filter_statuses VALUES (?, ?, ?)').run(statusId, accountId, filterId);
+    old.close();
+
+    const store = SqliteReadStore.inDataDir(dir);
+    try {
+      assert.deepEqual(await store.listV1Filters(accountId), [record]);
+      const stranger = newId();
+      const view = {
+        id: newId(),
+        accountId: stranger,
+        title: 't',
+        context: ['home' as const],
+        filterAction: 'warn' as const,
+        expiresAt: null,
+        keywords: [{ id: keywordId, keyword: 'new', wholeWord: true }],
+        statuses: [{ id: statusId, statusId: '1' }],
+        revision: 0,
+        deleted: false,
+      };
+      await store.saveFilter(view, { projection: 'p', position: 1n });
+      assert.deepEqual(
+        (await store.listV1Filters(accountId)).map((r) => r.phrase),
+        ['old'],
+      );
+      assert.deepEqual(
+        (await store.listV1Filters(stranger)).map((r) => r.phrase),
+        ['new'],
+      );
+      assert.equal((await store.findFilterStatus(stranger, statusId))?.filterId, view.id);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -64,7 +64,10 @@ describe('TestService through buf curl (an outside client, reflection only)', fu
     const stdin = payloads.map((payload) => JSON.stringify({ payload })).join('\n');
     const result = await curl(['-d', '@-', method('DoubleEcho')], stdin);
     assert.equal(result.exitCode, 0, result.stderr);
-    assert.deepEqual(jsonDocuments(result.stdout), payloads.flatMap((payload) => [{ payload }, { payload }]));
+    assert.deepEqual(
+      jsonDocuments(result.stdout),
+      payloads.flatMap((payload) => [{ payload }, { payload }]),
+    );
   });
 
   it('checks health through reflection alone', async () => {
@@ -76,9 +79,12 @@ describe('TestService through buf curl (an outside client, reflection only)', fu
   it('sees the interop metadata echo as a response header and a trailer', async () => {
     const result = await curl([
       '-v',
-      '-H', 'x-grpc-test-echo-initial: from-buf',
-      '-H', 'x-grpc-test-echo-trailing-bin: AAEC',
-      '-d', '{"payload":"md"}',
+      '-H',
+      'x-grpc-test-echo-initial: from-buf',
+      '-H',
+      'x-grpc-test-echo-trailing-bin: AAEC',
+      '-d',
+      '{"payload":"md"}',
       method('Echo'),
     ]);
     assert.equal(result.exitCode, 0, result.stderr);

@@ -28,7 +28,10 @@ describe('TestService DoubleEcho', () => {
     const { replies, status: final } = await doubleEchoAll(served.client, payloads);
     assert.equal(final.code, status.OK);
     assert.equal(replies.length, 20_000);
-    assert.deepEqual(replies, payloads.flatMap((p) => [p, p]));
+    assert.deepEqual(
+      replies,
+      payloads.flatMap((p) => [p, p]),
+    );
   });
 
   it('answers each message as it arrives, before the client half-closes', async () => {

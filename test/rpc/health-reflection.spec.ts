@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { credentials, status, type ClientDuplexStream, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/rpc-server.ts';
-import {
-  HealthClient,
-  ReflectionV1AlphaClient,
-  ReflectionV1Client,
-  type DynamicClient,
-} from './support/grpc-services.ts';
+import { HealthClient, ReflectionV1AlphaClient, ReflectionV1Client, type DynamicClient } from './support/grpc-services.ts';
 
 type HealthResponse = { status: string };
 type ReflectionResponse = {
@@ -76,7 +71,10 @@ describe('TestService health and reflection', () => {
     assert.deepEqual(seen, ['SERVING', 'NOT_SERVING']);
   });
 
-  for (const [version, Constructor] of [['v1', ReflectionV1Client], ['v1alpha', ReflectionV1AlphaClient]] as const) {
+  for (const [version, Constructor] of [
+    ['v1', ReflectionV1Client],
+    ['v1alpha', ReflectionV1AlphaClient],
+  ] as const) {
     it(`lists TestService and Health through reflection ${version}`, async () => {
       const reply = await reflect(connect(Constructor), { list_services: '' });
       const names = reply.list_services_response?.service.map((s) => s.name).sort();

@@ -4,6 +4,7 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import { startRpcServer } from '../../src/rpc/rpc-server.ts';
 import { collect, nextReplies, openDoubleEcho, testClient, unary } from './support/rpc-client.ts';
 import { RpcProcess } from './support/rpc-process.ts';
+import { waitUntil } from '../support/wait-until.ts';
 
 describe('TestService process (npm run rpc)', function () {
   this.timeout(20_000);
@@ -15,9 +16,9 @@ describe('TestService process (npm run rpc)', function () {
   };
   afterEach(() => started.splice(0).forEach((rpc) => rpc.kill()));
 
-  it('is what `npm run rpc` starts', () => {
+  it('is what `npm run rpc` starts, there compiled to dist/', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
-    assert.equal(pkg.scripts.rpc, 'node --import tsx src/rpc/main.ts');
+    assert.equal(pkg.scripts.rpc, 'exec node --enable-source-maps dist/rpc/main.js');
   });
 
   it('on SIGTERM lets an in-flight stream finish, refuses new calls, then exits 0', async () => {
@@ -70,7 +71,7 @@ describe('TestService process (npm run rpc)', function () {
     await assert.rejects(unary(client, 'Echo', { payload: 'x'.repeat(4096) }));
     client.close();
     const calls = () => rpc.lines.filter((line) => line.event === 'call');
-    for (let i = 0; i < 50 && calls().length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => calls().length >= 2, 'a log line for each call');
     assert.deepEqual(
       calls().map((line) => [line.method, line.code]),
       [

@@ -38,7 +38,10 @@ describe('TestService on the wire (plain HTTP/2, no gRPC library)', () => {
   it('streams DoubleEcho replies for a body of several messages, each twice', async () => {
     const body = Buffer.concat(['a', 'b', 'c'].map((p) => frame(encodeEcho(p))));
     const outcome = await rawCall(server.target, '/test_service.TestService/DoubleEcho', body);
-    assert.deepEqual(outcome.messages.map((m) => decodeEcho(plainBytes(m)).payload), ['a', 'a', 'b', 'b', 'c', 'c']);
+    assert.deepEqual(
+      outcome.messages.map((m) => decodeEcho(plainBytes(m)).payload),
+      ['a', 'a', 'b', 'b', 'c', 'c'],
+    );
     assert.equal(grpcStatus(outcome), status.OK);
   });
 

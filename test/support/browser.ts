@@ -9,7 +9,15 @@ export async function launchChromium(): Promise<Browser | string> {
   try {
     return await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   } catch (error) {
     return `Chromium at ${CHROMIUM} did not start: ${(error as Error).message.split('\n')[0]}`;

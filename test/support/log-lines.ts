@@ -15,8 +15,8 @@ export function linesOf(file: string, marker: string): number[] {
     .flatMap((text, i) => (text.includes(marker) ? [i + 1] : []));
 }
 
-const [CHECK_LINE, LOGIN_CHECK_LINE] = linesOf('src/http/webmail/security.ts', 'this.errors.raise(loggedRequest(request), SECURITY_CHECK_FAILED)');
-const [COMPOSE_LINE] = linesOf('src/http/webmail/actions/send-action.ts', 'services.errors.raise(loggedRequest(request), INVALID_COMPOSE_ID)');
+const [CHECK_LINE, LOGIN_CHECK_LINE] = linesOf('src/webmail/request-check.ts', 'this.errors.raise(loggedRequest(request), SECURITY_CHECK_FAILED)');
+const [COMPOSE_LINE] = linesOf('src/webmail/actions/send-action.ts', 'services.errors.raise(loggedRequest(request), INVALID_COMPOSE_ID)');
 
 function errorLine(session: string, message: string, where: string, method: string, uri: string): RegExp {
   const prefix = session === '' ? String.raw`<[0-9a-v]{8}>` : `<${escapeRegex(session.slice(0, 8))}>`;
@@ -26,13 +26,15 @@ function errorLine(session: string, message: string, where: string, method: stri
 /** The whole errors.log line of a refused request token; `session` '' accepts any session id. */
 export function securityCheckLine(session: string, method: string, uri: string, login = false): RegExp {
   const line = login ? LOGIN_CHECK_LINE : CHECK_LINE;
-  return errorLine(session, 'Request security check failed', `src/http/webmail/security\\.ts on line ${line}`, method, uri);
+  return errorLine(session, 'Request security check failed', `src/webmail/request-check\\.ts on line ${line}`, method, uri);
 }
 
 export function invalidComposeLine(session: string, uri: string): RegExp {
-  return errorLine(session, 'Invalid compose ID', `src/http/webmail/actions/send-action\\.ts on line ${COMPOSE_LINE}`, 'POST', uri);
+  return errorLine(session, 'Invalid compose ID', `src/webmail/actions/send-action\\.ts on line ${COMPOSE_LINE}`, 'POST', uri);
 }
 
 export function failedLoginLine(user: string, session: string, error: number): RegExp {
-  return new RegExp(`^${LOG_DATE}<${session.slice(0, 8)}> Failed login for ${escapeRegex(user)} from 127\\.0\\.0\\.1 in session ${session.slice(0, 16)} \\(error: ${error}\\)$`);
+  return new RegExp(
+    `^${LOG_DATE}<${session.slice(0, 8)}> Failed login for ${escapeRegex(user)} from 127\\.0\\.0\\.1 in session ${session.slice(0, 16)} \\(error: ${error}\\)$`,
+  );
 }

@@ -1,27 +1,33 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const running = new Set<ChildProcess>();
+const running = new Set<NodeProcess>();
 
 // A failing test must not leave servers behind.
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of running) child.signal('SIGKILL');
 });
 
 type LogLine = Record<string, unknown> & { msg?: string };
 
-/** A `node --import tsx <script>` child whose JSON log lines can be awaited. */
+/**
+ * A `node --import tsx <script>` child, or an `npm run` one, whose JSON log lines can be awaited. An npm
+ * child gets a process group of its own, so that signals reach the node process npm starts.
+ */
 export class NodeProcess {
   readonly lines: LogLine[] = [];
   readonly exited: Promise<number | null>;
   private readonly waiters: { match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
 
-  private constructor(private readonly child: ChildProcess) {
-    running.add(child);
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly group: boolean,
+  ) {
+    running.add(this);
     this.exited = once(child, 'exit').then(([code]) => {
-      running.delete(child);
+      running.delete(this);
       return code as number | null;
     });
     createInterface({ input: child.stdout! }).on('line', (text) => {
@@ -49,15 +55,32 @@ export class NodeProcess {
       env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return new NodeProcess(child);
+    return new NodeProcess(child, false);
   }
 
-  /** Resolves with the first log line (already seen or still to come) that matches. */
-  waitForLog(match: (line: LogLine) => boolean, timeoutMs = 20_000): Promise<LogLine> {
+  /** `npm <args>` (e.g. `start`) from the project root, as a user types it. */
+  static npm(args: readonly string[], env: Record<string, string>): NodeProcess {
+    const child = spawn('npm', args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    return new NodeProcess(child, true);
+  }
+
+  /**
+   * Resolves with the first log line (already seen or still to come) that matches. The limit only ends a
+   * hang: a cold `node --import tsx` start on a loaded 2-core machine can take well over 20 s.
+   */
+  waitForLog(match: (line: LogLine) => boolean, timeoutMs = 90_000): Promise<LogLine> {
     const seen = this.lines.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching log line in ${timeoutMs} ms; got:\n${this.lines.map((l) => JSON.stringify(l)).join('\n')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching log line in ${timeoutMs} ms; got:\n${this.lines.map((l) => JSON.stringify(l)).join('\n')}`)),
+        timeoutMs,
+      );
       this.waiters.push({ match, resolve: (line) => (clearTimeout(timer), resolve(line)) });
     });
   }
@@ -69,25 +92,21 @@ export class NodeProcess {
   }
 
   kill(signal: NodeJS.Signals): Promise<number | null> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    this.signal(signal);
     return this.exited;
   }
-}
 
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `npm run cli -- ...` the way an operator would, without npm's own start-up. */
-export function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  /** Sends a signal without waiting; to the whole group for an npm child. */
+  signal(signal: NodeJS.Signals): void {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    if (!this.group) {
+      this.child.kill(signal);
+      return;
+    }
+    try {
+      process.kill(-this.child.pid!, signal);
+    } catch {
+      // the group is gone already
+    }
+  }
 }

@@ -1,11 +1,18 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tempDir } from './temp-dir.ts';
 
 let root: string | undefined;
 
-/** A fresh directory per call inside one temporary root per test process (so one exit hook in all). */
+/**
+ * A fresh directory per call (no shared clean-up between tests), inside one temporary root per test
+ * process, which one exit hook removes.
+ */
 export function scratchDir(prefix = 'dir-'): string {
-  root ??= tempDir('cf-scratch-');
+  if (root === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'cf-test-'));
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    root = made;
+  }
   return mkdtempSync(join(root, prefix));
 }

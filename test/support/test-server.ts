@@ -1,8 +1,10 @@
 import { loadConfig } from '../../src/config.ts';
-import { InProcessNotifier } from '../../src/notifications/in-process-notifier.ts';
-import { startService, type RunningService } from '../../src/service.ts';
+import { FanOutNotifier } from '../../src/notifications/fan-out-notifier.ts';
+import type { Notifier } from '../../src/notifications/notifier.ts';
+import { openStores, startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
-import { tempDir } from './temp-dir.ts';
+import { InProcessBus } from './in-process-bus.ts';
+import { scratchDir } from './scratch-dir.ts';
 
 export interface TestAccount {
   readonly id: string;
@@ -32,9 +34,14 @@ let usernames = 0;
 export class TestServer {
   private constructor(readonly service: RunningService) {}
 
-  static async start(env: Record<string, string> = {}): Promise<TestServer> {
-    const all = { DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', ...env };
-    return new TestServer(await startService({ config: loadConfig(all), logger: silentLogger, env: all }));
+  /** `notifier` replaces the one NATS_URL would choose: by default a bus that `listen()` hears. */
+  static async start(env: Record<string, string> = {}, notifier: Notifier = new InProcessBus()): Promise<TestServer> {
+    const all = { DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', ...env };
+    const config = loadConfig(all);
+    const opened = await openStores({ ...config, natsUrl: undefined }, silentLogger);
+    // Extra channels the settings ask for (REDIS_URL) stay; only the primary one is replaced.
+    const stores = { ...opened, notifier: opened.notifier instanceof FanOutNotifier ? new FanOutNotifier(notifier, opened.notifier.extras) : notifier };
+    return new TestServer(await startService({ config, logger: silentLogger, env: all, stores }));
   }
 
   get url(): string {
@@ -55,8 +62,9 @@ export class TestServer {
   /** Every `timeline.*` message published from now on. */
   listen(): string[] {
     const heard: string[] = [];
-    const notifier = this.service.stores.notifier;
-    if (!(notifier instanceof InProcessNotifier)) throw new Error('listen() needs the in-process notifier');
+    const configured = this.service.stores.notifier;
+    const notifier = configured instanceof FanOutNotifier ? configured.primary : configured;
+    if (!(notifier instanceof InProcessBus)) throw new Error('listen() needs the in-process bus');
     notifier.subscribe((subject, payload) => heard.push(`${subject} ${payload}`));
     return heard;
   }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { SqliteAccountStore } from '../../src/accounts/sqlite-account-store.ts';
-import { createWebmail, type Webmail } from '../../src/http/webmail/index.ts';
+import { createWebmail, type Webmail } from '../../src/webmail/index.ts';
 import { scratchDir } from './scratch-dir.ts';
 
 export type WebmailServer = {
@@ -24,16 +24,31 @@ export type WebmailServer = {
 let counter = 0;
 
 function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line !== '') : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+    : [];
 }
 
+export type WebmailServerOptions = {
+  /** Koa's app.proxy: trust X-Forwarded-* headers. */
+  readonly behindProxy?: boolean;
+  /** The failed-login pause. These servers skip its second by default; the test of the pause holds it itself. */
+  readonly pause?: (ms: number) => Promise<void>;
+};
+
 /** A Koa app that mounts only the webmail, on 127.0.0.1 and a free port, over a fresh data directory. */
-export async function startWebmailServer(env: NodeJS.ProcessEnv = {}, dataDir = scratchDir('webmail-'), behindProxy = false): Promise<WebmailServer> {
+export async function startWebmailServer(
+  env: NodeJS.ProcessEnv = {},
+  dataDir = scratchDir('webmail-'),
+  options: WebmailServerOptions = {},
+): Promise<WebmailServer> {
   const accounts = SqliteAccountStore.inDataDir(dataDir);
-  const webmail = createWebmail({ accounts, dataDir, env });
+  const webmail = createWebmail({ accounts, dataDir, env, pause: options.pause ?? (async () => {}) });
   const app = new Koa();
   app.silent = true;
-  app.proxy = behindProxy;
+  app.proxy = options.behindProxy ?? false;
   app.use(webmail.middleware);
   app.use((ctx) => {
     ctx.status = 418;

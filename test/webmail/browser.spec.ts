@@ -6,7 +6,8 @@ import { launchChromium } from '../support/browser.ts';
 import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
 const SHOTS = process.env.WEBMAIL_SCREENSHOTS ?? join('tmp', 'screenshots');
-const DENY = /Request security check failed in src\/http\/webmail\/security\.ts on line \d+ \(POST \/webmail\/\?_task=mail&_action=send&_unlock=loading\d+&_framed=1\)$/;
+const DENY =
+  /Request security check failed in src\/webmail\/request-check\.ts on line \d+ \(POST \/webmail\/\?_task=mail&_action=send&_unlock=loading\d+&_framed=1\)$/;
 
 describe('webmail in Chromium', function () {
   this.timeout(60000);
@@ -20,7 +21,7 @@ describe('webmail in Chromium', function () {
       console.log(`      skipped: ${launched}`);
       this.skip();
     }
-    browser = launched as Browser;
+    browser = launched;
     server = await startWebmailServer({ WEBMAIL_REFRESH_SECONDS: '1' });
     mkdirSync(SHOTS, { recursive: true });
   });
@@ -32,7 +33,9 @@ describe('webmail in Chromium', function () {
 
   async function loggedInPage(username: string, password: string): Promise<Page> {
     const page = await (await browser.newContext()).newPage();
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${server.baseUrl}/webmail/`);
     await page.fill('#rcmloginuser', username);
@@ -62,7 +65,7 @@ describe('webmail in Chromium', function () {
     await page.fill('#_body', 'Shall we meet at noon?\n<script>alert(1)</script>');
     await page.click('#send-button');
     await page.waitForURL(/_mbox=Sent&_sent=1$/);
-    assert.match(await page.textContent('#messagestack') ?? '', /Message sent successfully\./);
+    assert.match((await page.textContent('#messagestack')) ?? '', /Message sent successfully\./);
     assert.equal(await page.locator('#messagelist tbody tr').count(), 1);
 
     const arrived = inbox.locator('#messagelist tbody tr.unread', { hasText: 'Lunch <b>today</b>?' });
@@ -76,7 +79,7 @@ describe('webmail in Chromium', function () {
 
     await page.click('#logout');
     await page.waitForSelector('#rcmloginuser');
-    assert.match(await page.textContent('#messagestack') ?? '', /successfully terminated the session/);
+    assert.match((await page.textContent('#messagestack')) ?? '', /successfully terminated the session/);
     await page.screenshot({ path: join(SHOTS, 'logged-out.png') });
     assert.deepEqual(problems, []);
   });
@@ -89,7 +92,9 @@ describe('webmail in Chromium', function () {
     await page.waitForURL(/_action=compose&_id=/);
     await page.fill('#_to', `${dave.username}@localhost`);
     await page.fill('#_subject', 'forged');
-    await page.locator('input[name="_token"]').evaluate((input) => { (input as HTMLInputElement).value = 'WRONGWRONGWRONGWRONGWRONGWRONG12'; });
+    await page.locator('input[name="_token"]').evaluate((input) => {
+      (input as HTMLInputElement).value = 'WRONGWRONGWRONGWRONGWRONGWRONG12';
+    });
     const before = server.errorLines().length;
     await page.click('#send-button');
     await page.locator('#messagestack', { hasText: 'REQUEST CHECK FAILED' }).waitFor();

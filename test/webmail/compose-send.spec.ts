@@ -7,8 +7,12 @@ const sendUri = (unlock: string) => `/webmail/?_task=mail&_action=send&_unlock=$
 
 describe('webmail compose and send', () => {
   let server: WebmailServer;
-  before(async () => { server = await startWebmailServer(); });
-  after(async () => { await server.close(); });
+  before(async () => {
+    server = await startWebmailServer();
+  });
+  after(async () => {
+    await server.close();
+  });
 
   async function pair() {
     const sender = await server.account('from');
@@ -73,7 +77,7 @@ describe('webmail compose and send', () => {
     assert.equal((await inbox(recipient)).match(/>once</g)?.length, 1);
   });
 
-  it('refuses an unknown compose ID and another session\'s, logging each', async () => {
+  it("refuses an unknown compose ID and another session's, logging each", async () => {
     const { client, to } = await pair();
     const other = await pair();
     const foreign = await other.client.compose();
@@ -121,6 +125,17 @@ describe('webmail compose and send', () => {
     assert.match((await send(client, id, { _to: 'not an address' })).text, /Invalid e-mail address: not an address/);
     assert.match((await send(client, id, { _to: '' })).text, /Please enter at least one recipient\./);
     assert.match((await send(client, id, { _to: to })).text, /Message sent successfully/);
+  });
+
+  it('completes a bare username in To and Cc to the local address, as login accepts it', async () => {
+    const { sender, recipient, client } = await pair();
+    const copy = await server.account('cc');
+    const answer = await send(client, await client.compose(), { _to: recipient.username, _cc: `Copy <${copy.username}>`, _subject: 'bare names' });
+    assert.match(answer.text, /Message sent successfully/);
+    assert.match(await inbox(recipient), /bare names/);
+    assert.match(await inbox(copy), /bare names/);
+    assert.match(await inbox(sender, 'Sent'), new RegExp(`>${recipient.username}@localhost\\b`));
+    assert.match((await send(client, await client.compose(), { _to: 'no-such-user' })).text, /No mailbox for no-such-user@localhost\./);
   });
 
   it('delivers to Cc too, and replies address the sender with a quoted body', async () => {

@@ -19,14 +19,20 @@ describe('fail2ban roundcube-auth over userlogins.log', function () {
   let server: WebmailServer;
 
   before(async function () {
-    const missing = spawnSync(FAIL2BAN_REGEX, ['--version']).error ? `${FAIL2BAN_REGEX} is not installed (apt-get install fail2ban)` : !existsSync(FILTER) ? `no ${FILTER}` : '';
+    const missing = spawnSync(FAIL2BAN_REGEX, ['--version']).error
+      ? `${FAIL2BAN_REGEX} is not installed (apt-get install fail2ban)`
+      : !existsSync(FILTER)
+        ? `no ${FILTER}`
+        : '';
     if (missing) {
       console.log(`      skipped: ${missing}`);
       this.skip();
     }
     server = await startWebmailServer();
   });
-  after(async () => { await server?.close(); });
+  after(async () => {
+    await server?.close();
+  });
 
   it('matches every failed login, with the client address, and no successful one', async () => {
     const victim = await server.account('victim');

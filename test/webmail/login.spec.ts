@@ -7,8 +7,12 @@ const LOGIN = '/webmail/?_task=login&_action=login';
 
 describe('webmail login (POST ?_task=login&_action=login)', () => {
   let server: WebmailServer;
-  before(async () => { server = await startWebmailServer(); });
-  after(async () => { await server.close(); });
+  before(async () => {
+    server = await startWebmailServer();
+  });
+  after(async () => {
+    await server.close();
+  });
 
   it('shows a login form with a 32-character token in an HttpOnly, SameSite=Lax session', async () => {
     const client = new WebmailClient(server.baseUrl);
@@ -38,7 +42,12 @@ describe('webmail login (POST ?_task=login&_action=login)', () => {
     assert.equal(mailbox.status, 200);
     const token = /data-request-token="([0-9A-Za-z]{32})"/.exec(mailbox.text)?.[1];
     assert.ok(token && token !== loginToken);
-    assert.match(server.loginLines().at(-1)!, new RegExp(`^${LOG_DATE}<${client.sessionId().slice(0, 8)}> Successful login for ${alice.username} \\(ID: ${alice.id}\\) from 127\\.0\\.0\\.1 in session ${client.sessionId().slice(0, 16)}$`));
+    assert.match(
+      server.loginLines().at(-1)!,
+      new RegExp(
+        `^${LOG_DATE}<${client.sessionId().slice(0, 8)}> Successful login for ${alice.username} \\(ID: ${alice.id}\\) from 127\\.0\\.0\\.1 in session ${client.sessionId().slice(0, 16)}$`,
+      ),
+    );
   });
 
   it('accepts the full address as the username', async () => {
@@ -47,7 +56,10 @@ describe('webmail login (POST ?_task=login&_action=login)', () => {
     assert.equal(answer.status, 302);
   });
 
-  for (const [name, token] of [['a missing', undefined], ['a wrong', 'x'.repeat(32)]] as const) {
+  for (const [name, token] of [
+    ['a missing', undefined],
+    ['a wrong', 'x'.repeat(32)],
+  ] as const) {
     it(`refuses ${name} token with 401 "Invalid request!", logs the check failure and the failed login`, async () => {
       const carol = await server.account('carol');
       const client = new WebmailClient(server.baseUrl);
@@ -71,14 +83,59 @@ describe('webmail login (POST ?_task=login&_action=login)', () => {
     const answer = await client.post(LOGIN, { _token: 'A'.repeat(32), _user: dave.username, _pass: dave.password });
     assert.equal(answer.status, 401);
     assert.match(answer.text, /Invalid request! No data was saved\./);
-    assert.match(server.errorLines().at(-1)!, securityCheckLine('', 'POST', LOGIN, true));
-    assert.match(server.loginLines().at(-1)!, /Failed login for dave\w+ from 127\.0\.0\.1 in session [0-9a-v]{16} \(error: 1\)$/);
+    // The session the logs name is the one whose cookie this answer sets, and the only one it sets.
+    const cookies = answer.headers.getSetCookie().filter((line) => line.startsWith('roundcube_sessid='));
+    assert.equal(cookies.length, 1);
+    const session = client.sessionId();
+    assert.match(server.errorLines().at(-1)!, securityCheckLine(session, 'POST', LOGIN, true));
+    assert.match(server.loginLines().at(-1)!, failedLoginLine(dave.username, session, 1));
+    // That session shows the login form: its token logs in.
+    assert.equal((await client.post(LOGIN, { _token: tokenIn(answer.text), _user: dave.username, _pass: dave.password })).status, 302);
+  });
+
+  it('pauses a second after a wrong password, as Roundcube does, while other requests are answered', async () => {
+    const held: { ms: number; release: () => void }[] = [];
+    let paused: () => void = () => {};
+    const pausing = new Promise<void>((resolve) => (paused = resolve));
+    const slow = await startWebmailServer({}, undefined, {
+      pause: (ms) => new Promise<void>((release) => (held.push({ ms, release }), paused())),
+    });
+    try {
+      const gina = await slow.account('gina');
+      const guesser = new WebmailClient(slow.baseUrl);
+      const token = await guesser.loginToken();
+      let answered = false;
+      const failing = guesser.post(LOGIN, { _token: token, _user: gina.username, _pass: 'guess' }).then((answer) => ((answered = true), answer));
+      await pausing;
+      assert.deepEqual(
+        held.map((h) => h.ms),
+        [1000],
+      );
+      // While that login waits, another visitor logs in, and nothing of the failure is answered or logged yet.
+      assert.equal((await new WebmailClient(slow.baseUrl).login(gina.username, gina.password)).status, 302);
+      assert.equal(answered, false);
+      assert.equal(slow.loginLines().filter((line) => line.includes('Failed login')).length, 0);
+      held[0]!.release();
+      assert.equal((await failing).status, 401);
+      assert.equal(slow.loginLines().filter((line) => line.includes('Failed login')).length, 1);
+      // No pause for a refused request token: Roundcube sleeps only when the password check failed.
+      const forged = new WebmailClient(slow.baseUrl);
+      await forged.loginToken();
+      assert.equal((await forged.post(LOGIN, { _token: 'x', _user: gina.username, _pass: 'guess' })).status, 401);
+      assert.equal(held.length, 1);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('answers a wrong password or an unknown user with 401 "Login failed." and no errors.log line', async () => {
     const erin = await server.account('erin');
     const errorsBefore = server.errorLines().length;
-    for (const [user, password] of [[erin.username, 'wrong'], ['nobody-here', 'x'], [erin.id, erin.password]] as const) {
+    for (const [user, password] of [
+      [erin.username, 'wrong'],
+      ['nobody-here', 'x'],
+      [erin.id, erin.password],
+    ] as const) {
       const client = new WebmailClient(server.baseUrl);
       await client.loginToken();
       const session = client.sessionId();

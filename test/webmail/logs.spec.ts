@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorLog, loggedUri } from '../../src/http/webmail/error-log.ts';
-import { formatLogDate } from '../../src/http/webmail/log-file.ts';
-import { LoginError, LoginLog } from '../../src/http/webmail/login-log.ts';
-import { LoginRateLimit } from '../../src/http/webmail/login-rate-limit.ts';
+import { ErrorLog, loggedUri } from '../../src/webmail/logs/error-log.ts';
+import { formatLogDate } from '../../src/webmail/logs/log-file.ts';
+import { LoginError, LoginLog } from '../../src/webmail/logs/login-log.ts';
+import { LoginRateLimit } from '../../src/webmail/sessions/login-rate-limit.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
 const AT = new Date(2026, 10, 22, 6, 52, 34);
@@ -24,8 +24,9 @@ describe('webmail logs', () => {
   it('write an error with the file and line that raised it, and the session and request', () => {
     const dir = scratchDir();
     const log = new ErrorLog(dir, () => AT);
-    // raise() must report the line of this call, so the expected line is read from this very statement
-    log.raise({ method: 'POST', uri: '/webmail/?_task=mail&_action=refresh', sessionId: 'ti98ukfp0qasnk0u' }, 'Request security check failed'); const line = new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1];
+    // raise() must report the line of its call: the line just above the one this Error is made on.
+    log.raise({ method: 'POST', uri: '/webmail/?_task=mail&_action=refresh', sessionId: 'ti98ukfp0qasnk0u' }, 'Request security check failed');
+    const line = Number(new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1]) - 1;
     assert.equal(
       readFileSync(join(dir, 'errors.log'), 'utf8'),
       `[22-Nov-2026 06:52:34 ${zone(AT)}]: <ti98ukfp> PHP Error: Request security check failed in test/webmail/logs.spec.ts on line ${line} (POST /webmail/?_task=mail&_action=refresh)\n`,
@@ -34,7 +35,10 @@ describe('webmail logs', () => {
 
   it('append _task/_action from a POST body to the URI unless the query has them, and strip tags', () => {
     const post = { method: 'POST', sessionId: undefined, bodyAction: 'send', bodyTask: 'mail' };
-    assert.equal(loggedUri({ ...post, uri: '/webmail/?_task=mail&_unlock=loading1&_framed=1' }), '/webmail/?_task=mail&_unlock=loading1&_framed=1&_action=send');
+    assert.equal(
+      loggedUri({ ...post, uri: '/webmail/?_task=mail&_unlock=loading1&_framed=1' }),
+      '/webmail/?_task=mail&_unlock=loading1&_framed=1&_action=send',
+    );
     assert.equal(loggedUri({ ...post, uri: '/webmail/' }), '/webmail/?_task=mail&_action=send');
     assert.equal(loggedUri({ ...post, method: 'GET', uri: '/webmail/?_task=logout&_token=<b>x</b>' }), '/webmail/?_task=logout&_token=x');
   });

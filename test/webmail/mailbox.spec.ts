@@ -7,8 +7,12 @@ const AUTOCOMPLETE = '/webmail/?_task=mail&_action=autocomplete';
 
 describe('webmail mailbox, refresh and autocomplete', () => {
   let server: WebmailServer;
-  before(async () => { server = await startWebmailServer(); });
-  after(async () => { await server.close(); });
+  before(async () => {
+    server = await startWebmailServer();
+  });
+  after(async () => {
+    await server.close();
+  });
 
   async function user(prefix: string) {
     const account = await server.account(prefix);
@@ -19,7 +23,12 @@ describe('webmail mailbox, refresh and autocomplete', () => {
 
   async function mail(from: WebmailClient, to: string, subject: string, body = '') {
     const answer = await from.post('/webmail/?_task=mail&_action=send&_unlock=loading1&_framed=1', {
-      _id: await from.compose(), _token: from.requestToken, _to: to, _cc: '', _subject: subject, _body: body,
+      _id: await from.compose(),
+      _token: from.requestToken,
+      _to: to,
+      _cc: '',
+      _subject: subject,
+      _body: body,
     });
     assert.match(answer.text, /Message sent successfully/);
   }
@@ -36,14 +45,20 @@ describe('webmail mailbox, refresh and autocomplete', () => {
     const row = /^this\.add_message_row\((\d+),(.*)\);$/.exec(news[1]!);
     assert.ok(row, news[1]);
     const [cols, flags, top] = JSON.parse(`[${row[2]}]`) as [Record<string, string>, Record<string, unknown>, boolean];
-    assert.deepEqual({ fromto: cols.fromto, subject: cols.subject, flags, top }, { fromto: alice.address, subject: 'first <news>', flags: { seen: false, mbox: 'INBOX' }, top: true });
+    assert.deepEqual(
+      { fromto: cols.fromto, subject: cols.subject, flags, top },
+      { fromto: alice.address, subject: 'first <news>', flags: { seen: false, mbox: 'INBOX' }, top: true },
+    );
     const again = await bob.client.ajax(REFRESH, { _mbox: 'INBOX', _list: '1', _folderlist: '1', _uids: row[1]! });
     assert.equal(again.json().exec, 'this.set_unread_count("INBOX",1,true,"");\n');
     const sent = await alice.client.ajax(REFRESH, { _mbox: 'Sent', _list: '1', _uids: '' });
-    assert.match(sent.json().exec, /^this\.set_unread_count\("INBOX",0,true,""\);\nthis\.set_unread_count\("Sent",0,false,""\);\nthis\.add_message_row\(\d+,\{"fromto":"bob/);
+    assert.match(
+      sent.json().exec,
+      /^this\.set_unread_count\("INBOX",0,true,""\);\nthis\.set_unread_count\("Sent",0,false,""\);\nthis\.add_message_row\(\d+,\{"fromto":"bob/,
+    );
   });
 
-  it('shows a message as text, marks it read, and never shows another account\'s message', async () => {
+  it("shows a message as text, marks it read, and never shows another account's message", async () => {
     const carol = await user('carol');
     const dave = await user('dave');
     await mail(carol.client, dave.address, '<img src=x onerror=alert(1)>', '<b>bold</b> & <script>alert(1)</script>');
@@ -59,7 +74,7 @@ describe('webmail mailbox, refresh and autocomplete', () => {
     assert.equal((await carol.client.get(`/webmail/?_task=mail&_action=show&_mbox=INBOX&_uid=${uid}`)).status, 404);
   });
 
-  it('autocompletes local accounts by prefix, in Roundcube\'s ksearch_query_results form', async () => {
+  it("autocompletes local accounts by prefix, in Roundcube's ksearch_query_results form", async () => {
     const erin = await user('erin');
     const target = await server.account('zoltan');
     const answer = await erin.client.ajax(AUTOCOMPLETE, { _search: target.username.slice(0, 7), _reqid: '1795330212999' });
@@ -126,7 +141,7 @@ describe('webmail sessions', () => {
   });
 
   it('set Secure cookies when served over HTTPS (behind a proxy that says so)', async () => {
-    const server = await startWebmailServer({}, undefined, true);
+    const server = await startWebmailServer({}, undefined, { behindProxy: true });
     try {
       const page = await new WebmailClient(server.baseUrl).get('/webmail/', { 'x-forwarded-proto': 'https' });
       assert.match(page.headers.getSetCookie()[0]!, /; secure; httponly$/);

@@ -9,8 +9,12 @@ const WRONG = 'WRONGWRONGWRONGWRONGWRONGWRONG12';
 
 describe('webmail request token (Request security check failed)', () => {
   let server: WebmailServer;
-  before(async () => { server = await startWebmailServer(); });
-  after(async () => { await server.close(); });
+  before(async () => {
+    server = await startWebmailServer();
+  });
+  after(async () => {
+    await server.close();
+  });
 
   async function loggedIn(): Promise<WebmailClient> {
     const user = await server.account('sec');
@@ -45,7 +49,9 @@ describe('webmail request token (Request security check failed)', () => {
       it('refuses an XHR with a wrong token: 403 "Invalid Request" and the log line', async () => {
         const client = await loggedIn();
         let answer: Awaited<ReturnType<WebmailClient['ajax']>> | undefined;
-        const line = await oneNewErrorLine(async () => { answer = await client.ajax(path, form, WRONG); });
+        const line = await oneNewErrorLine(async () => {
+          answer = await client.ajax(path, form, WRONG);
+        });
         assert.equal(answer!.status, 403);
         assert.equal(answer!.text, 'Invalid Request');
         assert.equal(answer!.headers.get('x-frame-options'), 'sameorigin');
@@ -55,7 +61,9 @@ describe('webmail request token (Request security check failed)', () => {
       it('refuses a POST without any token: the 403 error page and the log line', async () => {
         const client = await loggedIn();
         let answer: Awaited<ReturnType<WebmailClient['post']>> | undefined;
-        const line = await oneNewErrorLine(async () => { answer = await client.post(path, form); });
+        const line = await oneNewErrorLine(async () => {
+          answer = await client.post(path, form);
+        });
         assert.equal(answer!.status, 403);
         assert.match(answer!.text, /<h3 class="error-title">REQUEST CHECK FAILED<\/h3>/);
         assert.match(answer!.text, /secured against CSRF/);
@@ -72,7 +80,9 @@ describe('webmail request token (Request security check failed)', () => {
       it(`with ${name}: 403 page, the log line, and the user stays logged in`, async () => {
         const client = await loggedIn();
         let status = 0;
-        const line = await oneNewErrorLine(async () => { status = (await client.get(path)).status; });
+        const line = await oneNewErrorLine(async () => {
+          status = (await client.get(path)).status;
+        });
         assert.equal(status, 403);
         assert.match(line, securityCheckLine(client.sessionId(), 'GET', path));
         assert.equal((await client.ajax(REFRESH, { _mbox: 'INBOX' })).status, 200);

@@ -29,8 +29,12 @@ describe('webmail relay through SMTP_URL', () => {
     const { user, client } = await sender();
     const local = await server.account('local');
     const answer = await client.post(SEND, {
-      _id: await client.compose(), _token: client.requestToken,
-      _to: `Far Away <far@example.org>, ${local.username}@mail.test`, _cc: 'copy@example.net', _subject: 'Über den Berg', _body: 'Grüße',
+      _id: await client.compose(),
+      _token: client.requestToken,
+      _to: `Far Away <far@example.org>, ${local.username}@mail.test`,
+      _cc: 'copy@example.net',
+      _subject: 'Über den Berg',
+      _body: 'Grüße',
     });
     assert.match(answer.text, /Message sent successfully/);
     assert.equal(smtp.received.length, 1);
@@ -51,18 +55,33 @@ describe('webmail relay through SMTP_URL', () => {
     const id = await client.compose();
     const answer = await client.post(SEND, { _id: id, _token: client.requestToken, _to: 'refused@example.org', _cc: '', _subject: 'lost?', _body: '' });
     assert.match(answer.text, /data-type="error" data-message="SMTP Error: [^"]*550[^"]*"/);
-    const [line] = linesOf('src/http/webmail/actions/send-action.ts', "services.errors.raise(loggedRequest(request), outcome.message, 'SMTP')");
+    const [line] = linesOf('src/webmail/actions/send-action.ts', "services.errors.raise(loggedRequest(request), outcome.message, 'SMTP')");
     const added = server.errorLines().slice(before);
     assert.equal(added.length, 1);
-    assert.match(added[0]!, new RegExp(`^${LOG_DATE}<${client.sessionId().slice(0, 8)}> SMTP Error: .*550.* in src/http/webmail/actions/send-action\\.ts on line ${line} \\(POST ${escapeRegex(SEND)}\\)$`));
+    assert.match(
+      added[0]!,
+      new RegExp(
+        `^${LOG_DATE}<${client.sessionId().slice(0, 8)}> SMTP Error: .*550.* in src/webmail/actions/send-action\\.ts on line ${line} \\(POST ${escapeRegex(SEND)}\\)$`,
+      ),
+    );
     assert.doesNotMatch((await client.get('/webmail/?_task=mail&_mbox=Sent')).text, /lost\?/);
-    assert.match((await client.post(SEND, { _id: id, _token: client.requestToken, _to: 'fine@example.org', _cc: '', _subject: 'retry', _body: '' })).text, /Message sent successfully/);
+    assert.match(
+      (await client.post(SEND, { _id: id, _token: client.requestToken, _to: 'fine@example.org', _cc: '', _subject: 'retry', _body: '' })).text,
+      /Message sent successfully/,
+    );
   });
 
   it('suggests past correspondents to the account that wrote to them, and to no one else', async () => {
     const { client } = await sender();
     const other = await sender();
-    await client.post(SEND, { _id: await client.compose(), _token: client.requestToken, _to: 'private.contact@example.org', _cc: '', _subject: 's', _body: '' });
+    await client.post(SEND, {
+      _id: await client.compose(),
+      _token: client.requestToken,
+      _to: 'private.contact@example.org',
+      _cc: '',
+      _subject: 's',
+      _body: '',
+    });
     const search = (who: WebmailClient) => who.ajax('/webmail/?_task=mail&_action=autocomplete', { _search: 'private', _reqid: '5' });
     assert.match((await search(client)).json().exec, /"email":"private\.contact@example\.org"/);
     assert.equal((await search(other.client)).json().exec, 'this.ksearch_query_results([],"private","5");\n');

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { newId } from '../../shared/ids.ts';
-import { runFilterCommand } from '../filter-commands.ts';
+import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, v1FilterInput, type V1FilterInput } from '../input-schemas.ts';
 import { railsBoolean } from '../input-values.ts';
 import { keywordChange, newFilterSettings, newKeyword, partialSettings } from '../filter-input.ts';

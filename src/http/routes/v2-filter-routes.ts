@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { KeywordChange, KeywordDraft } from '../../commands/filter/commands.ts';
 import { NotFoundError } from '../../commands/errors.ts';
 import { newId } from '../../shared/ids.ts';
-import { runFilterCommand } from '../filter-commands.ts';
+import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, v2FilterInput, type KeywordAttributesInput, type V2FilterInput } from '../input-schemas.ts';
 import { attributeList, isAllBlank, railsBoolean, text } from '../input-values.ts';
 import { keywordChange, newFilterSettings, newKeyword, partialSettings } from '../filter-input.ts';

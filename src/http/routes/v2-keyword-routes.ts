@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { runFilterCommand } from '../filter-commands.ts';
+import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, keywordInput } from '../input-schemas.ts';
 import { keywordChange, newKeyword } from '../filter-input.ts';
 import { accountOf, callerOf, found, paramsOf, pathId, type FilterRouteDeps } from '../route-context.ts';

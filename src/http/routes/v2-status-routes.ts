@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { newId } from '../../shared/ids.ts';
-import { runFilterCommand } from '../filter-commands.ts';
+import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, statusInput } from '../input-schemas.ts';
 import { text } from '../input-values.ts';
 import { accountOf, callerOf, found, paramsOf, pathId, type FilterRouteDeps } from '../route-context.ts';

@@ -51,10 +51,13 @@ describe('masto.js client: v2 filters', () => {
     assert.equal(filter.filterAction, 'hide');
     assert.equal(filter.expiresAt, null);
     assert.deepEqual(filter.statuses, []);
-    assert.deepEqual(filter.keywords.map(({ keyword, wholeWord }) => ({ keyword, wholeWord })), [
-      { keyword: 'magic', wholeWord: true },
-      { keyword: 'trick', wholeWord: false },
-    ]);
+    assert.deepEqual(
+      filter.keywords.map(({ keyword, wholeWord }) => ({ keyword, wholeWord })),
+      [
+        { keyword: 'magic', wholeWord: true },
+        { keyword: 'trick', wholeWord: false },
+      ],
+    );
     for (const keyword of filter.keywords) assert.match(keyword.id, ID);
   });
 
@@ -65,10 +68,13 @@ describe('masto.js client: v2 filters', () => {
     assert.ok(Math.abs(secondsFromNow(filter.expiresAt) - 3600) < 60, `expires_at ${filter.expiresAt}`);
   });
 
-  it('lists and fetches only the caller\'s filters', async () => {
+  it("lists and fetches only the caller's filters", async () => {
     const filter = await createMagic();
     await bob.v2.filters.create({ title: 'other', context: ['home'] });
-    assert.deepEqual((await alice.v2.filters.list()).map((f) => f.id), [filter.id]);
+    assert.deepEqual(
+      (await alice.v2.filters.list()).map((f) => f.id),
+      [filter.id],
+    );
     assert.deepEqual(await alice.v2.filters.$select(filter.id).fetch(), filter);
   });
 
@@ -83,18 +89,34 @@ describe('masto.js client: v2 filters', () => {
     assert.equal(updated.title, 'renamed');
     assert.deepEqual(updated.context, ['notifications']);
     assert.equal(updated.filterAction, 'hide');
-    assert.deepEqual(updated.keywords.map(({ keyword, wholeWord }) => [keyword, wholeWord]), [['illusion', true], ['prestige', true]]);
+    assert.deepEqual(
+      updated.keywords.map(({ keyword, wholeWord }) => [keyword, wholeWord]),
+      [
+        ['illusion', true],
+        ['prestige', true],
+      ],
+    );
     assert.equal(updated.keywords[0]!.id, trick!.id);
     assert.deepEqual(await alice.v2.filters.$select(filter.id).fetch(), updated);
   });
 
-  it('reads the nulls masto\'s types allow in keywordsAttributes as Rails does', async () => {
+  it("reads the nulls masto's types allow in keywordsAttributes as Rails does", async () => {
     const filter = await createMagic();
     const rules = alice.v2.filters.$select(filter.id);
     const updated = await rules.update({
-      keywordsAttributes: [{ id: null, keyword: 'new', wholeWord: null }, { id: null, keyword: null, wholeWord: null, _destroy: null }],
+      keywordsAttributes: [
+        { id: null, keyword: 'new', wholeWord: null },
+        { id: null, keyword: null, wholeWord: null, _destroy: null },
+      ],
     });
-    assert.deepEqual(updated.keywords.map((k) => [k.keyword, k.wholeWord]), [['magic', true], ['trick', false], ['new', true]]);
+    assert.deepEqual(
+      updated.keywords.map((k) => [k.keyword, k.wholeWord]),
+      [
+        ['magic', true],
+        ['trick', false],
+        ['new', true],
+      ],
+    );
     await rejectsWithStatus(rules.update({ keywordsAttributes: [{ id: filter.keywords[0]!.id, keyword: null }] }), 422);
   });
 
@@ -115,7 +137,7 @@ describe('masto.js client: v2 filters', () => {
     await rejectsWithStatus(alice.v2.filters.create({ title: '', context: ['home'] }), 422);
   });
 
-  it('gives another account\'s token a 404 for fetch, update and remove', async () => {
+  it("gives another account's token a 404 for fetch, update and remove", async () => {
     const filter = await createMagic();
     const theirs = bob.v2.filters.$select(filter.id);
     await rejectsWithStatus(theirs.fetch(), 404, 'Record not found');
@@ -169,7 +191,7 @@ describe('masto.js client: v2 filter keywords and statuses', () => {
     await rejectsWithStatus(alice.v2.filters.statuses.$select(status.id).fetch(), 404);
   });
 
-  it('gives another account\'s token a 404 for keywords and statuses', async () => {
+  it("gives another account's token a 404 for keywords and statuses", async () => {
     const keyword = await alice.v2.filters.$select(filterId).keywords.create({ keyword: 'mine' });
     const status = await alice.v2.filters.$select(filterId).statuses.create({ statusId: '42' });
     const theirFilter = bob.v2.filters.$select(filterId);
@@ -217,10 +239,13 @@ describe('masto.js client: v1 filters', () => {
     assert.deepEqual(await alice.v1.filters.$select(record.id).remove(), {});
     assert.deepEqual(await alice.v1.filters.list(), []);
     // v1 removes only the keyword; the emptied filter stays for v2.
-    assert.deepEqual((await alice.v2.filters.list()).map((f) => [f.title, f.keywords]), [['updated', []]]);
+    assert.deepEqual(
+      (await alice.v2.filters.list()).map((f) => [f.title, f.keywords]),
+      [['updated', []]],
+    );
   });
 
-  it('gives another account\'s token a 404 and leaves the record alone', async () => {
+  it("gives another account's token a 404 and leaves the record alone", async () => {
     const record = await alice.v1.filters.create({ phrase: 'mine', context: ['home'] });
     await rejectsWithStatus(bob.v1.filters.$select(record.id).fetch(), 404, 'Record not found');
     await rejectsWithStatus(bob.v1.filters.$select(record.id).update({ phrase: 'theirs', context: ['home'] }), 404);

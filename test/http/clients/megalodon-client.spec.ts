@@ -13,8 +13,7 @@ import { listeningService, type ListeningService } from './listening-service.ts'
  * the whole module.exports; but mocha require()s spec files, and tsx then compiles this file to CommonJS
  * with Babel-style interop, where the default import is `exports.default` itself. Take it either way.
  */
-const generator: typeof megalodonModule.default =
-  typeof megalodonModule === 'function' ? megalodonModule : megalodonModule.default;
+const generator: typeof megalodonModule.default = typeof megalodonModule === 'function' ? megalodonModule : megalodonModule.default;
 
 const ID = /^[0-9]+$/;
 
@@ -22,7 +21,8 @@ async function newClient(service: ListeningService, scopes?: readonly string[]):
   return generator('mastodon', service.url, (await service.account(scopes)).token);
 }
 
-interface HttpFailure {
+/** What megalodon rejects with: an Error, with the HTTP answer when there was one. */
+interface HttpFailure extends Error {
   response?: { status: number; data: unknown };
 }
 
@@ -56,7 +56,10 @@ describe('megalodon client: v1 filters', () => {
     const { status, data } = await alice.createFilter('magic', ['home', 'public'], { irreversible: true, whole_word: false, expires_in: '3600' });
     assert.equal(status, 200);
     assert.match(data.id, ID);
-    assert.deepEqual({ ...data, expires_at: null }, { id: data.id, phrase: 'magic', context: ['home', 'public'], whole_word: false, expires_at: null, irreversible: true });
+    assert.deepEqual(
+      { ...data, expires_at: null },
+      { id: data.id, phrase: 'magic', context: ['home', 'public'], whole_word: false, expires_at: null, irreversible: true },
+    );
     assert.ok(Math.abs(secondsFromNow(data.expires_at) - 3600) < 60, `expires_at ${data.expires_at}`);
   });
 
@@ -65,7 +68,7 @@ describe('megalodon client: v1 filters', () => {
     assert.deepEqual([data.whole_word, data.irreversible, data.expires_at], [true, false, null]);
   });
 
-  it('lists and fetches only the caller\'s records', async () => {
+  it("lists and fetches only the caller's records", async () => {
     const first = (await alice.createFilter('one', ['home'])).data;
     const second = (await alice.createFilter('two', ['notifications'], { whole_word: false })).data;
     await bob.createFilter('other', ['home']);
@@ -104,7 +107,7 @@ describe('megalodon client: v1 filters', () => {
     assert.deepEqual((await alice.getFilters()).data, []);
   });
 
-  it('gives another account\'s token a 404 and leaves the record alone', async () => {
+  it("gives another account's token a 404 and leaves the record alone", async () => {
     const { data: record } = await alice.createFilter('mine', ['home']);
     await rejectsWithStatus(bob.getFilter(record.id), 404, 'Record not found');
     await rejectsWithStatus(bob.updateFilter(record.id, 'theirs', ['home']), 404, 'Record not found');

@@ -5,7 +5,7 @@ JSON object on stdout. Run with /usr/bin/python3 (the python3 on PATH may not se
 
   calls TARGET                        unary calls, gzip, metadata echo and a short stream
   slow-reader TARGET N SIZE STALL_S   DoubleEcho: offer N messages of SIZE bytes while reading nothing
-                                      for STALL_S seconds, then read every reply
+                                      for STALL_S seconds (less if all N were offered), then read every reply
 """
 import json
 import sys
@@ -59,7 +59,13 @@ def slow_reader(stub, count, size, stall_s):
             yield pb.EchoRequest(payload=f"{i:08d}".ljust(size, "."))
 
     replies = stub.DoubleEcho(requests(), timeout=120)
-    time.sleep(stall_s)
+    # Read nothing for stall_s seconds, or until every message was offered (nothing held the client back).
+    deadline = time.monotonic() + stall_s
+    while time.monotonic() < deadline:
+        with lock:
+            if offered >= count:
+                break
+        time.sleep(0.05)
     with lock:
         offered_while_stalled = offered
     received = 0

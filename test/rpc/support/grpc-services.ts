@@ -19,11 +19,7 @@ function clientConstructor(file: string, includeDir: string, serviceName: string
 export type DynamicClient = Client & Record<string, (...args: unknown[]) => unknown>;
 
 export const HealthClient = clientConstructor('grpc/health/v1/health.proto', protoDir, 'grpc.health.v1.Health');
-export const ReflectionV1Client = clientConstructor(
-  'grpc/reflection/v1/reflection.proto',
-  reflectionProtoDir,
-  'grpc.reflection.v1.ServerReflection',
-);
+export const ReflectionV1Client = clientConstructor('grpc/reflection/v1/reflection.proto', reflectionProtoDir, 'grpc.reflection.v1.ServerReflection');
 export const ReflectionV1AlphaClient = clientConstructor(
   'grpc/reflection/v1alpha/reflection.proto',
   reflectionProtoDir,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TEST_SERVICE_PROTO } from '../../../src/rpc/package-definitions.ts';
-import { tempDir } from '../../support/temp-dir.ts';
+import { scratchDir } from '../../support/scratch-dir.ts';
 
 const run = promisify(execFile);
 // Debian's interpreter: the python3 first on PATH may be another one that cannot see python3-grpcio.
@@ -20,7 +20,7 @@ export async function preparePythonClient(): Promise<{ stubs: string } | { missi
   } catch {
     return { missing: `${PYTHON} cannot import grpc (Debian python3-grpcio)` };
   }
-  const stubs = tempDir('cf-py-stubs-');
+  const stubs = scratchDir('cf-py-stubs-');
   const protoDir = fileURLToPath(new URL('.', `file://${TEST_SERVICE_PROTO}`));
   try {
     await run('protoc', [`-I${protoDir}`, `--python_out=${stubs}`, `--grpc_out=${stubs}`, `--plugin=protoc-gen-grpc=${PLUGIN}`, TEST_SERVICE_PROTO]);

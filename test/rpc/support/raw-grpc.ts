@@ -20,7 +20,7 @@ export function frame(message: Buffer, gzip = false): Buffer {
 
 export function unframe(body: Buffer): WireMessage[] {
   const messages: WireMessage[] = [];
-  for (let at = 0; at + 5 <= body.length; ) {
+  for (let at = 0; at + 5 <= body.length;) {
     const length = body.readUInt32BE(at + 1);
     messages.push({ compressed: body[at] === 1, bytes: body.subarray(at + 5, at + 5 + length) });
     at += 5 + length;

@@ -7,7 +7,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 export type LogLine = Record<string, unknown> & { event?: string; msg?: string };
 
-/** `src/rpc/main.ts` in a child process, as `npm run rpc` starts it, with every stdout line parsed as JSON. */
+/** `src/rpc/main.ts` in a child process through tsx (`npm run rpc` runs its compiled form), every stdout line parsed as JSON. */
 export class RpcProcess {
   readonly lines: LogLine[] = [];
   readonly exited: Promise<number | null>;
@@ -42,7 +42,7 @@ export class RpcProcess {
 
   /** Resolves with the target once the server logs that it listens. */
   async target(): Promise<string> {
-    return `127.0.0.1:${(await this.logged('listening')).port}`;
+    return `127.0.0.1:${String((await this.logged('listening')).port)}`;
   }
 
   signal(signal: NodeJS.Signals): void {

@@ -1,9 +1,7 @@
-import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningRpcServer } from '../../../src/rpc/rpc-server.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 
-/** Waits (at most a second) for the server to have closed every DoubleEcho stream, and fails if it has not. */
+/** Waits for the server to have closed every DoubleEcho stream, and fails if it still holds one after a long while. */
 export async function streamsClosed(server: RunningRpcServer): Promise<void> {
-  for (let i = 0; i < 100 && server.streams.open > 0; i++) await sleep(10);
-  assert.equal(server.streams.open, 0, 'the server still holds a DoubleEcho stream');
+  await waitUntil(() => server.streams.open === 0, 'the server to close every DoubleEcho stream');
 }

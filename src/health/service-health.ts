@@ -1,0 +1,150 @@
+import type { EventStore } from '../events/event-store.ts';
+import type { ProjectionSnapshot, ProjectionSource } from '../metrics/projection-metrics.ts';
+import type { Notifier, NotifierState } from '../notifications/notifier.ts';
+import { FILTERS_PROJECTION } from '../projections/runtime/filter-projector.ts';
+import { FILTERS_LEASE, type LeasedProjector } from '../projections/runtime/leased-projector.ts';
+import type { StaleWrites } from '../projections/runtime/stale-writes.ts';
+import type { ReadStore } from '../projections/stores/read-store.ts';
+import type { LeaseHolder, Leases } from '../shared/leases.ts';
+
+/** Each reason /health can give for answering 503, with what an operator needs to act on it. */
+export type HealthProblem =
+  | { readonly reason: 'event_store_unreachable'; readonly error: string }
+  | { readonly reason: 'read_store_unreachable'; readonly error: string }
+  | {
+      readonly reason: 'projection_failing';
+      readonly stage: string;
+      readonly position: string | null;
+      readonly error: string;
+      readonly failures: number;
+      readonly since: string;
+    }
+  | { readonly reason: 'projector_stalled'; readonly detail: string }
+  | { readonly reason: 'projector_lagging'; readonly lagSeconds: number; readonly maxLagSeconds: number }
+  | { readonly reason: 'write_not_visible'; readonly position: string; readonly answeredAt: string };
+
+export interface HealthReport {
+  readonly status: 'ok' | 'unavailable';
+  readonly problems: readonly HealthProblem[];
+  readonly eventStore: 'up' | 'down';
+  readonly readStore: 'up' | 'down';
+  readonly nats: NotifierState;
+  /** With NATS: accounts whose filters_changed waits for it to come back. */
+  readonly natsWaiting?: number;
+  readonly projection: {
+    readonly checkpoint: string | null;
+    readonly lagSeconds: number | null;
+    readonly leaseHolder: string | null;
+    readonly parkedEvents: number | null;
+  };
+  /** Present in processes that run a projector. */
+  readonly leader?: boolean;
+  readonly owner?: string;
+  /** Writes this process answered before the read models had them (the wait timed out), since it started. */
+  readonly staleWrites: number;
+}
+
+export interface HealthDeps {
+  readonly events: EventStore;
+  readonly reads: ReadStore & Pick<Leases, 'leaseHolder'>;
+  readonly notifier: Notifier;
+  readonly projector: LeasedProjector | null;
+  readonly staleWrites: StaleWrites;
+  /** The oldest event not yet projected may be this old before /health says `projector_lagging`. */
+  readonly maxLagMs: number;
+  /** A store that has not answered a probe within this is taken as unreachable. */
+  readonly probeTimeoutMs?: number;
+  readonly now?: () => number;
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function settle<T>(promise: Promise<T>, timeoutMs: number): Promise<Settled<T>> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    promise.then(
+      (value) => resolve({ ok: true, value }),
+      (error: unknown) => resolve({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+    void promise.finally(() => clearTimeout(timer)).catch(() => {});
+  });
+}
+
+/**
+ * What /health and the projection gauges report, probed on demand: each store is asked one small
+ * question (with a time limit), and the projection is judged from the shared checkpoint, the lease and
+ * this process's projector. Concurrent callers share one probe, so a scrape costs one probe in all.
+ */
+export class ServiceHealth implements ProjectionSource {
+  private inFlight: Promise<HealthReport> | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: HealthDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  report(): Promise<HealthReport> {
+    this.inFlight ??= this.probe().finally(() => (this.inFlight = null));
+    return this.inFlight;
+  }
+
+  async snapshot(): Promise<ProjectionSnapshot> {
+    const report = await this.report();
+    return {
+      checkpoint: report.projection.checkpoint === null ? null : BigInt(report.projection.checkpoint),
+      lagSeconds: report.projection.lagSeconds,
+      leader: report.leader ?? false,
+      failing: report.problems.some((p) => p.reason === 'projection_failing'),
+      eventStoreUp: report.eventStore === 'up',
+      readStoreUp: report.readStore === 'up',
+    };
+  }
+
+  private async probe(): Promise<HealthReport> {
+    const { events, reads, projector, staleWrites } = this.deps;
+    const timeout = this.deps.probeTimeoutMs ?? 2000;
+    const [checkpoint, lease, parked] = await Promise.all([
+      settle(reads.checkpoint(FILTERS_PROJECTION), timeout),
+      settle(reads.leaseHolder(FILTERS_LEASE), timeout),
+      settle(reads.parkedEvents(FILTERS_PROJECTION), timeout),
+    ]);
+    // The first event not yet projected: proves the event store answers and gives the lag.
+    const after = checkpoint.ok ? checkpoint.value : null;
+    const next = await settle(events.readAll({ after, limit: 1 }), timeout);
+    const now = this.now();
+    const pending = next.ok && checkpoint.ok ? (next.value[0] ?? null) : undefined;
+    const lagSeconds = pending === undefined ? null : pending === null ? 0 : Math.max(0, now - Date.parse(pending.recordedAt)) / 1000;
+
+    const problems: HealthProblem[] = [];
+    if (!next.ok) problems.push({ reason: 'event_store_unreachable', error: next.error });
+    if (!checkpoint.ok) problems.push({ reason: 'read_store_unreachable', error: checkpoint.error });
+    const failure = projector?.failure;
+    if (failure) problems.push({ reason: 'projection_failing', ...failure });
+    if (lease.ok && !live(lease.value, now))
+      problems.push({ reason: 'projector_stalled', detail: 'no projector holds the lease: nothing takes new events into the read models' });
+    if (lagSeconds !== null && lagSeconds * 1000 > this.deps.maxLagMs) {
+      problems.push({ reason: 'projector_lagging', lagSeconds: Math.round(lagSeconds * 10) / 10, maxLagSeconds: this.deps.maxLagMs / 1000 });
+    }
+    const stale = checkpoint.ok ? staleWrites.outstanding(checkpoint.value) : null;
+    if (stale) problems.push({ reason: 'write_not_visible', ...stale });
+
+    return {
+      status: problems.length === 0 ? 'ok' : 'unavailable',
+      problems,
+      eventStore: next.ok ? 'up' : 'down',
+      readStore: checkpoint.ok ? 'up' : 'down',
+      nats: this.deps.notifier.state?.() ?? 'in-process',
+      ...(this.deps.notifier.waiting ? { natsWaiting: this.deps.notifier.waiting() } : {}),
+      projection: {
+        checkpoint: checkpoint.ok ? (checkpoint.value?.toString() ?? null) : null,
+        lagSeconds,
+        leaseHolder: lease.ok && live(lease.value, now) ? lease.value!.owner : null,
+        parkedEvents: parked.ok ? parked.value.length : null,
+      },
+      ...(projector ? { leader: projector.isLeader, owner: projector.owner } : {}),
+      staleWrites: staleWrites.total,
+    };
+  }
+}
+
+const live = (holder: LeaseHolder | null, now: number): boolean => holder !== null && holder.expiresAt > now;

@@ -1,0 +1,59 @@
+import type { FilterCommand } from '../commands/filter/commands.ts';
+import { filterDecider } from '../commands/filter/decider.ts';
+import type { ActiveFilter } from '../commands/filter/filter-state.ts';
+import { handleCommand } from '../commands/handle-command.ts';
+import { NotFoundError } from '../commands/errors.ts';
+import type { EventStore } from '../events/event-store.ts';
+import { FILTER_EVENT_VERSIONS, readFilterEvent } from '../events/filter-event-versions.ts';
+import { filterStream, type EventMetadata } from '../events/filter-events.ts';
+import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
+import type { Logger } from '../shared/logger.ts';
+
+export interface Caller {
+  readonly accountId: string;
+  readonly tokenId: string | null;
+  readonly requestId: string;
+  readonly apiVersion: EventMetadata['apiVersion'];
+}
+
+export interface FilterCommandDeps {
+  readonly events: EventStore;
+  readonly catchUp: CatchUp;
+  readonly logger: Logger;
+  /** How long a write waits for the read models before answering anyway. */
+  readonly catchUpTimeoutMs?: number;
+}
+
+export interface FilterCommandResult {
+  /** The filter after the command, or null when it was deleted. */
+  readonly filter: ActiveFilter | null;
+  readonly changed: boolean;
+}
+
+/**
+ * Runs a command on a filter's stream, then waits until the read models have passed the append, so any
+ * request that follows sees this one. The answer itself comes from the stream, so it is right even if
+ * the wait times out.
+ */
+export async function runFilterCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand): Promise<FilterCommandResult> {
+  const outcome = await handleCommand(deps.events, filterDecider, filterStream(command.data.filterId), command, {
+    readEvent: readFilterEvent,
+    metadata: (commitIndex, commitSize, event): EventMetadata => ({
+      accountId: caller.accountId,
+      requestId: caller.requestId,
+      apiVersion: caller.apiVersion,
+      tokenId: caller.tokenId,
+      commitIndex,
+      commitSize,
+      schemaVersion: FILTER_EVENT_VERSIONS[event.type],
+    }),
+  });
+  if (outcome.position !== null) {
+    const caughtUp = await deps.catchUp.waitFor(outcome.position, deps.catchUpTimeoutMs ?? 5000);
+    if (!caughtUp) deps.logger.warn({ requestId: caller.requestId, position: outcome.position.toString() }, 'read models lag behind a write');
+  }
+  const { state } = outcome;
+  if (state.phase === 'active') return { filter: state, changed: outcome.events.length > 0 };
+  if (state.phase === 'deleted') return { filter: null, changed: outcome.events.length > 0 };
+  throw new NotFoundError();
+}

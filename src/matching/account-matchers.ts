@@ -1,0 +1,100 @@
+import { CompiledFilters, type MatchableFilter } from './compiled-filters.ts';
+import type { FilterResult } from './filter-result.ts';
+import type { MatchRequest, MatchResponse } from './match-request.ts';
+
+/** Where an account's filters come from: the v2 read model (ReadStore) has these two queries. */
+export interface FilterSource {
+  /** Changes whenever any of the account's filters changes: cheap, and read before the filters. */
+  filtersVersion(accountId: string): Promise<string>;
+  listFilters(accountId: string): Promise<readonly MatchableFilter[]>;
+}
+
+export interface AccountMatchersOptions {
+  /** What the cached matchers may hold in all, in CompiledFilters.size units (4 bytes each). */
+  readonly maxSize?: number;
+  readonly now?: () => number;
+}
+
+interface Entry {
+  readonly version: string;
+  readonly matcher: CompiledFilters;
+}
+
+const DEFAULT_MAX_SIZE = 16 * 1024 * 1024;
+
+/**
+ * Each account's filters compiled once and kept while they do not change. Every request first reads
+ * the account's filters version from the read model (one indexed query) and recompiles when it differs
+ * from the cached one. So a match asked for after a write's response uses that write, whichever process
+ * handled the write: writes answer only once the read model has them. Least recently used matchers are
+ * dropped first once the cache is full.
+ */
+export class AccountMatchers {
+  private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, Promise<Entry>>();
+  private size = 0;
+  private readonly maxSize: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly source: FilterSource,
+    options: AccountMatchersOptions = {},
+  ) {
+    this.maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
+    this.now = options.now ?? Date.now;
+  }
+
+  async match(accountId: string, request: MatchRequest): Promise<MatchResponse> {
+    const matcher = await this.matcherFor(accountId);
+    const options = { now: this.now(), context: request.context };
+    const results: Record<string, readonly FilterResult[]> = {};
+    for (const status of request.statuses) results[status.id] = matcher.match(status, options);
+    return { results };
+  }
+
+  async matcherFor(accountId: string): Promise<CompiledFilters> {
+    const version = await this.source.filtersVersion(accountId);
+    const cached = this.entries.get(accountId);
+    if (cached && cached.version === version) {
+      // Map order is the LRU order: a hit moves the account to the end.
+      this.entries.delete(accountId);
+      this.entries.set(accountId, cached);
+      return cached.matcher;
+    }
+    const key = `${accountId}@${version}`;
+    let pending = this.building.get(key);
+    if (!pending) {
+      pending = this.compile(accountId, version).finally(() => this.building.delete(key));
+      this.building.set(key, pending);
+    }
+    return (await pending).matcher;
+  }
+
+  /** How many accounts have a cached matcher. */
+  get cachedAccounts(): number {
+    return this.entries.size;
+  }
+
+  private async compile(accountId: string, version: string): Promise<Entry> {
+    // Read after the version: the filters are at least as new as the version they are cached under.
+    const filters = await this.source.listFilters(accountId);
+    const entry = { version, matcher: CompiledFilters.compile(filters, this.now()) };
+    this.store(accountId, entry);
+    return entry;
+  }
+
+  private store(accountId: string, entry: Entry): void {
+    const previous = this.entries.get(accountId);
+    if (previous) {
+      this.entries.delete(accountId);
+      this.size -= previous.matcher.size;
+    }
+    this.entries.set(accountId, entry);
+    this.size += entry.matcher.size;
+    for (const [oldest, old] of this.entries) {
+      if (this.size <= this.maxSize || oldest === accountId) break;
+      this.entries.delete(oldest);
+      this.size -= old.matcher.size;
+    }
+  }
+}

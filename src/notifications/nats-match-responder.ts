@@ -1,0 +1,100 @@
+import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
+import type { AccountMatchers } from '../matching/account-matchers.ts';
+import { BadMatchRequest, checkedMatchRequest } from '../matching/match-request.ts';
+import { isId } from '../shared/ids.ts';
+import { silentLogger, type Logger } from '../shared/logger.ts';
+import { NotifierUnavailableError } from './nats-notifier.ts';
+
+/** Requests for account 123 go to `filters.match.123` (NATS_MATCH_SUBJECT sets the part before the id). */
+export const DEFAULT_MATCH_SUBJECT = 'filters.match';
+/** Every API process joins this queue group, so each request is answered by exactly one of them. */
+export const MATCH_QUEUE_GROUP = 'content-filters-match';
+
+/**
+ * Answers filter-matching requests over NATS request-reply: `{"statuses": [...], "context"?}` on
+ * `filters.match.<account_id>`, replied to with `{"results": {...}}` or `{"error": "..."}`. Every
+ * responder joins one queue group, so NATS hands each request to one of the API processes.
+ */
+export class NatsMatchResponder {
+  private readonly encoder = new TextEncoder();
+  private readonly decoder = new TextDecoder();
+  private readonly subscription: Subscription;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly prefix: string;
+
+  private constructor(
+    private readonly connection: NatsConnection,
+    private readonly matchers: AccountMatchers,
+    private readonly logger: Logger,
+    subject: string,
+  ) {
+    this.prefix = `${subject}.`;
+    this.subscription = connection.subscribe(`${subject}.*`, {
+      queue: MATCH_QUEUE_GROUP,
+      callback: (error, msg) => {
+        if (error) this.logger.warn({ err: error }, 'filter match subscription error');
+        else this.track(this.answer(msg));
+      },
+    });
+  }
+
+  static async start(url: string, matchers: AccountMatchers, logger: Logger = silentLogger, subject = DEFAULT_MATCH_SUBJECT): Promise<NatsMatchResponder> {
+    let connection: NatsConnection;
+    try {
+      connection = await connect({ servers: url, name: 'content-filters-match', maxReconnectAttempts: -1 });
+    } catch (error) {
+      throw new NotifierUnavailableError(`cannot reach NATS at ${url}: ${(error as Error).message}`);
+    }
+    const responder = new NatsMatchResponder(connection, matchers, logger, subject);
+    // The subscription is registered with the server once this returns: requests sent after start() reach it.
+    await connection.flush();
+    return responder;
+  }
+
+  private track(answering: Promise<void>): void {
+    this.inFlight.add(answering);
+    void answering.finally(() => this.inFlight.delete(answering));
+  }
+
+  private async answer(msg: Msg): Promise<void> {
+    if (!msg.reply) return;
+    let reply: unknown;
+    try {
+      reply = await this.matchers.match(this.accountOf(msg.subject), checkedMatchRequest(this.parse(msg.data)));
+    } catch (error) {
+      if (error instanceof BadMatchRequest) {
+        reply = { error: error.message };
+      } else {
+        this.logger.error({ err: error, subject: msg.subject }, 'filter match failed');
+        reply = { error: 'Internal error' };
+      }
+    }
+    try {
+      msg.respond(this.encoder.encode(JSON.stringify(reply)));
+    } catch (error) {
+      this.logger.warn({ err: error, subject: msg.subject }, 'could not send a filter match reply');
+    }
+  }
+
+  private accountOf(subject: string): string {
+    const accountId = subject.slice(this.prefix.length);
+    if (!isId(accountId)) throw new BadMatchRequest('the subject must end in an account id (digits)');
+    return accountId;
+  }
+
+  private parse(data: Uint8Array): unknown {
+    try {
+      return JSON.parse(this.decoder.decode(data));
+    } catch {
+      throw new BadMatchRequest('the request is not JSON');
+    }
+  }
+
+  /** Stops taking requests and lets the ones in flight finish. */
+  async close(): Promise<void> {
+    if (this.connection.isClosed()) return;
+    await this.subscription.drain();
+    await Promise.all(this.inFlight);
+    await this.connection.drain();
+  }
+}

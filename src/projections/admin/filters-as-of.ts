@@ -1,0 +1,27 @@
+import type { EventStore } from '../../events/event-store.ts';
+import { readWholeLog } from '../../events/event-history.ts';
+import { readFilterEvent } from '../../events/filter-event-versions.ts';
+import { filterIdOfStream } from '../../events/filter-events.ts';
+import { isAtOrBefore, type LogPoint } from '../../events/log-point.ts';
+import { projectFilter, type FilterView } from '../fold/filter-view.ts';
+
+/**
+ * Time travel: an account's v2 filters as they stood at `point`, folded from the log with the same pure
+ * fold the projector uses, in the order the API lists them. Nothing is read from the read models.
+ */
+export async function filtersAsOf(events: EventStore, accountId: string, point: LogPoint): Promise<FilterView[]> {
+  const views = new Map<string, FilterView>();
+  for await (const recorded of readWholeLog(events)) {
+    // Positions grow along the log; times nearly so, so a time keeps scanning to the end.
+    if ('position' in point && recorded.position > point.position) break;
+    if (!isAtOrBefore(recorded, point)) continue;
+    const filterId = filterIdOfStream(recorded.streamName);
+    const event = filterId === null ? null : readFilterEvent(recorded);
+    if (filterId === null || event === null) continue;
+    const before = views.get(filterId) ?? null;
+    if (before === null && event.type !== 'FilterCreated') continue;
+    const after = projectFilter(before, event, Number(recorded.revision));
+    if (after && after.accountId === accountId) views.set(filterId, after);
+  }
+  return [...views.values()].filter((view) => !view.deleted).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

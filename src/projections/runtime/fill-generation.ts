@@ -1,0 +1,67 @@
+import type { EventStore } from '../../events/event-store.ts';
+import { silentLogger, type Logger } from '../../shared/logger.ts';
+import type { ReadStore } from '../stores/read-store.ts';
+import { FILTERS_PROJECTION } from './filter-projector.ts';
+import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
+import { DEFAULT_POLICY, ProjectionRunner, type RunnerPolicy } from './projection-runner.ts';
+
+/** Rebuilds read long pages: nobody waits for them, so bigger batches only save transactions. */
+export const FILL_POLICY: RunnerPolicy = { ...DEFAULT_POLICY, batchSize: 4096 };
+
+export interface FillProgress {
+  /** Events applied by this fill so far. */
+  readonly events: number;
+  readonly position: bigint;
+  readonly upTo: bigint;
+}
+
+export interface FillOptions {
+  readonly onProgress?: (progress: FillProgress) => void;
+  readonly logger?: Logger;
+  readonly observer?: ProjectionObserver;
+  readonly policy?: RunnerPolicy;
+}
+
+export class FillError extends Error {
+  override readonly name = 'FillError';
+}
+
+/**
+ * Projects the log into a generation that nobody queries yet, from its own checkpoint up to and including
+ * `upTo`, announcing nothing, through the same batches as the live projector (bad commits are parked the
+ * same way). It never goes past `upTo` (the live checkpoint): events after it are the live projector's to
+ * project and announce, so a swap neither loses nor repeats an announcement. An unreachable store ends
+ * the fill after the retries the policy allows for parking.
+ */
+export async function fillGeneration(events: EventStore, target: ReadStore, upTo: bigint | null, options: FillOptions = {}): Promise<number> {
+  if (upTo === null) return 0;
+  const policy = options.policy ?? FILL_POLICY;
+  const runner = new ProjectionRunner(
+    events,
+    target,
+    FILTERS_PROJECTION,
+    await target.checkpoint(FILTERS_PROJECTION),
+    options.logger ?? silentLogger,
+    options.observer ?? ignoreProjection,
+    policy,
+  );
+  let applied = 0;
+  let failures = 0;
+  while (runner.position === null || runner.position < upTo) {
+    const result = await runner.step(upTo);
+    if (result.kind === 'idle') break;
+    if (result.kind === 'failed') {
+      // A bad commit is parked on its last try; failing longer than that is an outage or a systemic fault.
+      failures = result.retryInMs > 0 ? failures + 1 : failures;
+      if (failures > policy.attemptsBeforeParking) throw new FillError(`could not fill the read models: ${runner.failure?.error ?? 'unknown error'}`);
+      await new Promise((resolve) => setTimeout(resolve, result.retryInMs));
+      continue;
+    }
+    failures = 0;
+    applied += result.batch.events;
+    options.onProgress?.({ events: applied, position: result.batch.position, upTo });
+    // The projector process fills while it serves: let requests in between batches.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return applied;
+}

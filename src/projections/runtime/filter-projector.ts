@@ -1,0 +1,178 @@
+import type { EventStore } from '../../events/event-store.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
+import { silentLogger, type Logger } from '../../shared/logger.ts';
+import type { ReadStore } from '../stores/read-store.ts';
+import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
+import { DEFAULT_POLICY, ProjectionRunner, type RunnerPolicy, type StepFailure } from './projection-runner.ts';
+import type { CatchUp } from './read-your-writes.ts';
+
+export const FILTERS_PROJECTION = 'filters';
+
+/** A safety net only: appends wake the loop at once through `onAppend`. */
+const IDLE_RECHECK_MS = 1000;
+
+interface Waiter {
+  readonly position: bigint;
+  readonly resolve: (caughtUp: boolean) => void;
+}
+
+export interface FilterProjectorOptions {
+  readonly logger?: Logger;
+  readonly observer?: ProjectionObserver;
+  readonly policy?: RunnerPolicy;
+  /** How long an idle projector waits for an append's wake-up before it looks at the log anyway. */
+  readonly idleRecheckMs?: number;
+}
+
+/**
+ * The live projector: reads the global log from its stored checkpoint and stores each batch of events
+ * (views, v1 records, checkpoint) in one read-model transaction. Only once that has committed does it
+ * announce the batch's commits, then tell the writers waiting for those positions, so a write is answered
+ * after its announcement. A crash between storing and announcing can lose an announcement but never a
+ * read-model change. Appends wake it at once; it never polls on a timer while work is waiting.
+ */
+export class FilterProjector implements CatchUp {
+  private runner: ProjectionRunner | null = null;
+  /** Stored, announced and told to the waiters: what `waitFor` compares with. */
+  private passedAt: bigint | null = null;
+  private waiters: Waiter[] = [];
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private poked = false;
+  private wakeLoop: (() => void) | undefined;
+  private stopListening: (() => void) | undefined;
+  private readonly logger: Logger;
+  private readonly observer: ProjectionObserver;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly reads: ReadStore,
+    private readonly notifier: Notifier,
+    private readonly options: FilterProjectorOptions = {},
+  ) {
+    this.logger = options.logger ?? silentLogger;
+    this.observer = options.observer ?? ignoreProjection;
+  }
+
+  get checkpoint(): bigint | null {
+    return this.passedAt;
+  }
+
+  /** Why projection is stuck, while the last step failed. */
+  get failure(): StepFailure | null {
+    return this.runner?.failure ?? null;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    const position = await this.reads.checkpoint(FILTERS_PROJECTION);
+    this.passedAt = position;
+    this.runner = new ProjectionRunner(
+      this.events,
+      this.reads,
+      FILTERS_PROJECTION,
+      position,
+      this.logger,
+      this.observer,
+      this.options.policy ?? DEFAULT_POLICY,
+    );
+    this.running = true;
+    this.stopListening = this.events.onAppend(() => this.poke());
+    this.loopDone = this.loop(this.runner);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stopListening?.();
+    this.poke();
+    await this.loopDone;
+    for (const waiter of this.waiters) waiter.resolve(false);
+    this.waiters = [];
+  }
+
+  waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
+    const at = this.checkpoint;
+    if (at !== null && at >= position) return Promise.resolve(true);
+    if (!this.running) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      const waiter: Waiter = {
+        position,
+        resolve: (caughtUp) => {
+          clearTimeout(timer);
+          resolve(caughtUp);
+        },
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private poke(): void {
+    this.poked = true;
+    this.wakeLoop?.();
+  }
+
+  /** Waits for a poke, for at most `ms`; returns at once if one came since the last read. */
+  private async pause(ms: number): Promise<void> {
+    if (this.poked || !this.running) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeLoop = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeLoop = undefined;
+  }
+
+  private async loop(runner: ProjectionRunner): Promise<void> {
+    while (this.running) {
+      this.poked = false;
+      const result = await runner.step();
+      if (result.kind === 'idle') {
+        await this.pause(this.options.idleRecheckMs ?? IDLE_RECHECK_MS);
+      } else if (result.kind === 'failed') {
+        // A retry waits out its back-off even when poked: appends do not make a failing store work.
+        if (result.retryInMs > 0) await this.sleep(result.retryInMs);
+      } else {
+        for (const accountId of result.batch.announcements) await this.announce(accountId);
+        this.passed(result.batch.position);
+        // Catching up a long log is a run of batches: let requests in between them.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    if (!this.running) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeLoop = () => {
+        if (this.running) return;
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeLoop = undefined;
+  }
+
+  private async announce(accountId: string): Promise<void> {
+    try {
+      await this.notifier.filtersChanged(accountId);
+    } catch (error) {
+      this.observer.announceFailed(error);
+      this.logger.warn({ err: error, accountId }, 'could not announce filters_changed');
+    }
+  }
+
+  private passed(position: bigint): void {
+    this.passedAt = position;
+    const ready = this.waiters.filter((w) => w.position <= position);
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.position > position);
+    for (const waiter of ready) waiter.resolve(true);
+  }
+}

@@ -1,0 +1,187 @@
+import type { EventStore } from '../../events/event-store.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
+import type { Logger } from '../../shared/logger.ts';
+import { isDeadPredecessor, newOwner, retireOwner } from '../../shared/process-identity.ts';
+import type { ManagedReadStore } from '../stores/managed-read-store.ts';
+import { fillGeneration } from './fill-generation.ts';
+import { FILTERS_PROJECTION, FilterProjector } from './filter-projector.ts';
+import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
+import type { RunnerPolicy, StepFailure } from './projection-runner.ts';
+import type { CatchUp } from './read-your-writes.ts';
+import { CheckpointCatchUp } from './stored-checkpoint-catch-up.ts';
+
+export const FILTERS_LEASE = `projector:${FILTERS_PROJECTION}`;
+
+/** Announcing this close to the lease's end risks a successor announcing the same commit. */
+const LEASE_SAFETY_MARGIN = 0.2;
+
+export interface LeasedProjectorOptions {
+  readonly leaseMs: number;
+  readonly logger: Logger;
+  readonly owner?: string;
+  readonly observer?: ProjectionObserver;
+  readonly policy?: RunnerPolicy;
+  /** False: no renewal timer; the caller (a test) calls `renew()` itself. */
+  readonly autoRenew?: boolean;
+}
+
+/**
+ * Runs the filter projector only while this process holds the projector lease, renewing it every third
+ * of its duration. Losing the lease (a renewal refused or failing) stops projecting after the current
+ * step; announcements are dropped once the lease may have expired, so two projectors never both
+ * announce. A lease held by a dead process on this host (a crashed predecessor) is taken over at once
+ * instead of waited out. The lease holder also swaps in a generation that a rebuild marked pending.
+ */
+export class LeasedProjector implements CatchUp {
+  readonly owner: string;
+  private projector: FilterProjector | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | null = null;
+  private leading: Promise<void> | null = null;
+  private validUntil = 0;
+  private stopped = false;
+  private readonly fallback: CatchUp;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly reads: ManagedReadStore,
+    private readonly notifier: Notifier,
+    private readonly options: LeasedProjectorOptions,
+  ) {
+    this.owner = options.owner ?? newOwner();
+    this.fallback = new CheckpointCatchUp(reads);
+  }
+
+  /** True while this process projects: from taking the lease until it is lost, given up or stopped. */
+  get isLeader(): boolean {
+    return this.projector !== null;
+  }
+
+  /** Why projection is stuck here, while this process projects and its last step failed. */
+  get failure(): StepFailure | null {
+    return this.projector?.failure ?? null;
+  }
+
+  /** Resolves once the lease was asked for and, if it was granted, the projector runs. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.renew();
+    if (this.options.autoRenew === false) return;
+    this.timer = setInterval(() => void this.tick(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  /** Finishes the current projection step, then gives the lease up so a successor starts at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.ticking;
+    await this.leading;
+    await this.stopProjector();
+    try {
+      await this.reads.releaseLease(FILTERS_LEASE, this.owner);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not release the projector lease; it will expire');
+    }
+    retireOwner(this.owner);
+  }
+
+  async waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
+    const started = Date.now();
+    if (this.projector && (await this.projector.waitFor(position, timeoutMs))) return true;
+    // Not projecting here, or stopped meanwhile (lease lost, generation swap): the stored checkpoint decides.
+    const left = timeoutMs - (Date.now() - started);
+    return left > 0 ? this.fallback.waitFor(position, left) : false;
+  }
+
+  /** Renews (or asks for) the lease and acts on the answer, up to the projector running when it is held. */
+  async renew(): Promise<void> {
+    await this.tick();
+    await this.leading;
+  }
+
+  /** What the timer runs every third of the lease: it never waits for a swap or a start to finish. */
+  private tick(): Promise<void> {
+    this.ticking ??= this.renewAndAct().finally(() => (this.ticking = null));
+    return this.ticking;
+  }
+
+  private async renewAndAct(): Promise<void> {
+    if (this.stopped) return;
+    const askedAt = Date.now();
+    let held = false;
+    try {
+      held = (await this.reads.tryLease(FILTERS_LEASE, this.owner, this.options.leaseMs)) || (await this.takeOverFromDeadPredecessor());
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not renew the projector lease');
+    }
+    if (held) {
+      this.validUntil = askedAt + this.options.leaseMs * (1 - LEASE_SAFETY_MARGIN);
+      // Not awaited: renewals must go on while a swap catches a large generation up.
+      this.leading ??= this.lead().finally(() => (this.leading = null));
+    } else if (this.projector) {
+      this.validUntil = 0;
+      this.options.logger.warn({ owner: this.owner }, 'projector lease lost; stopping projection');
+      await this.stopProjector();
+    }
+  }
+
+  /** A process killed on this host cannot renew or give back its lease: waiting for it to expire helps nobody. */
+  private async takeOverFromDeadPredecessor(): Promise<boolean> {
+    const holder = await this.reads.leaseHolder(FILTERS_LEASE);
+    if (!holder || !isDeadPredecessor(holder.owner)) return false;
+    const taken = await this.reads.takeOverLease(FILTERS_LEASE, holder.owner, this.owner, this.options.leaseMs);
+    if (taken) this.options.logger.info({ owner: this.owner, predecessor: holder.owner }, 'took the projector lease over from a dead process on this host');
+    return taken;
+  }
+
+  /** While holding the lease: swap in a pending generation, then make sure the projector runs. */
+  private async lead(): Promise<void> {
+    try {
+      const pending = await this.reads.pendingGeneration();
+      if (pending !== null) await this.swapIn(pending);
+      if (!this.projector && this.holdsLease() && !this.stopped) {
+        const guarded: Notifier = {
+          filtersChanged: (accountId) => this.announce(accountId),
+          close: async () => {},
+        };
+        const { logger, observer = ignoreProjection, policy } = this.options;
+        const projector = new FilterProjector(this.events, this.reads, guarded, { logger, observer, ...(policy ? { policy } : {}) });
+        await projector.start();
+        this.projector = projector;
+        logger.info({ owner: this.owner, checkpoint: projector.checkpoint?.toString() ?? null }, 'projector lease taken; projecting');
+      }
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'projector could not take up its work; retrying at the next renewal');
+    }
+  }
+
+  private async swapIn(generation: number): Promise<void> {
+    await this.stopProjector();
+    const upTo = await this.reads.checkpoint(FILTERS_PROJECTION);
+    const caughtUp = await fillGeneration(this.events, this.reads.generation(generation), upTo, {
+      logger: this.options.logger,
+      ...(this.options.observer ? { observer: this.options.observer } : {}),
+    });
+    const swapped = await this.reads.swapIn(generation);
+    this.options.logger.info({ generation, caughtUp, swapped }, swapped ? 'rebuilt read models swapped in' : 'pending generation was replaced meanwhile');
+  }
+
+  private async announce(accountId: string): Promise<void> {
+    if (!this.holdsLease()) {
+      this.options.logger.warn({ accountId }, 'filters_changed not announced: the projector lease may have expired');
+      return;
+    }
+    await this.notifier.filtersChanged(accountId);
+  }
+
+  private holdsLease(): boolean {
+    return Date.now() < this.validUntil;
+  }
+
+  private async stopProjector(): Promise<void> {
+    const projector = this.projector;
+    this.projector = null;
+    await projector?.stop();
+  }
+}

@@ -1,0 +1,15 @@
+/** Where a projector reports what metrics count; the process wires it to its Prometheus registry. */
+export interface ProjectionObserver {
+  /** A projection step failed (`read`: reading the log; `apply`: storing into the read models). */
+  stepFailed(stage: 'read' | 'apply'): void;
+  /** Events given up on and parked. */
+  eventsParked(count: number): void;
+  /** A filters_changed announcement that could not be sent. */
+  announceFailed(error: unknown): void;
+}
+
+export const ignoreProjection: ProjectionObserver = {
+  stepFailed: () => {},
+  eventsParked: () => {},
+  announceFailed: () => {},
+};

@@ -1,0 +1,173 @@
+import type { EventStore, RecordedEvent } from '../../events/event-store.ts';
+import { EventStoreUnavailableError } from '../../events/event-store.ts';
+import type { Logger } from '../../shared/logger.ts';
+import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
+import { BatchProjection, type AppliedBatch } from './batch-projection.ts';
+import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
+
+export interface RunnerPolicy {
+  /** Events per read and per read-model transaction. */
+  readonly batchSize: number;
+  /** Tries of one commit on its own before it is parked (only for errors that are not unavailability). */
+  readonly attemptsBeforeParking: number;
+  /** Parked commits in a row, with no view stored between them, after which parking stops: that looks systemic. */
+  readonly parkedInARowLimit: number;
+  /** Pause before the next try after `failures` failures in a row. */
+  readonly retryDelayMs: (failures: number) => number;
+}
+
+export const DEFAULT_POLICY: RunnerPolicy = {
+  batchSize: 512,
+  attemptsBeforeParking: 5,
+  parkedInARowLimit: 10,
+  retryDelayMs: (failures) => Math.min(5000, 100 * 2 ** Math.max(0, failures - 1)),
+};
+
+/** Why projection is not moving: what /health reports and the log says. */
+export interface StepFailure {
+  readonly stage: 'read' | 'apply';
+  /** Position of the first event not yet applied, or of the checkpoint when reading failed. */
+  readonly position: string | null;
+  readonly error: string;
+  readonly failures: number;
+  readonly since: string;
+}
+
+export type StepResult =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'applied'; readonly batch: AppliedBatch; readonly parked: number }
+  | { readonly kind: 'failed'; readonly retryInMs: number; readonly unavailable: boolean };
+
+const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+/** By name: the driver adapters are loaded on demand and may come from another module instance. */
+const UNAVAILABLE = new Set([EventStoreUnavailableError.name, ReadStoreUnavailableError.name]);
+const isUnavailable = (error: unknown) => error instanceof Error && UNAVAILABLE.has(error.name);
+/** How often a failure that keeps happening is logged again. */
+const LOG_AGAIN_MS = 30_000;
+
+/**
+ * Moves one projection through the log, a batch at a time, from a checkpoint. A batch that fails is
+ * retried commit by commit, so one bad commit cannot hold back the others in its batch. A commit that
+ * keeps failing for a reason other than an unreachable store is parked after bounded retries: recorded
+ * with the checkpoint past it, logged with its position and counted, so every other account keeps
+ * moving. An unreachable store is never a reason to park: the runner waits for it, retrying with back-off.
+ */
+export class ProjectionRunner {
+  private readonly batches: BatchProjection;
+  private isolateUntil: bigint | null = null;
+  private failures = 0;
+  private parkedInARow = 0;
+  private failing: StepFailure | null = null;
+  private lastLogged = 0;
+
+  constructor(
+    private readonly events: EventStore,
+    reads: ReadStore,
+    projection: string,
+    public position: bigint | null,
+    private readonly logger: Logger,
+    private readonly observer: ProjectionObserver = ignoreProjection,
+    private readonly policy: RunnerPolicy = DEFAULT_POLICY,
+  ) {
+    this.batches = new BatchProjection(reads, projection, logger);
+  }
+
+  /** Null while steps succeed; otherwise why the last one failed. */
+  get failure(): StepFailure | null {
+    return this.failing;
+  }
+
+  /** Reads what follows the checkpoint (never past `upTo`), and stores it as one batch. */
+  async step(upTo: bigint | null = null): Promise<StepResult> {
+    if (this.isolateUntil !== null && this.position !== null && this.position >= this.isolateUntil) this.isolateUntil = null;
+    const isolating = this.isolateUntil !== null;
+    let page: readonly RecordedEvent[];
+    try {
+      page = await this.events.readAll({ after: this.position, limit: isolating ? 1 : this.policy.batchSize });
+    } catch (error) {
+      return this.failed('read', error, this.position);
+    }
+    if (upTo !== null) page = page.filter((e) => e.position <= upTo);
+    const first = page[0];
+    if (!first) return { kind: 'idle' };
+    // One commit: the events that share the first position (EventStoreDB), or the first event (SQLite).
+    const unit = page.filter((e) => e.position === first.position);
+    try {
+      const batch = await this.batches.apply(page);
+      this.position = batch.position;
+      this.succeeded(batch.views);
+      return { kind: 'applied', batch, parked: 0 };
+    } catch (error) {
+      if (page.length > unit.length) {
+        this.isolateUntil = page.at(-1)!.position;
+        this.observer.stepFailed('apply');
+        this.logger.warn(
+          { err: error, from: first.position.toString(), to: this.isolateUntil.toString() },
+          'a projection batch failed; retrying its commits one by one',
+        );
+        return { kind: 'failed', retryInMs: 0, unavailable: isUnavailable(error) };
+      }
+      if (this.failures + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
+        return this.park(unit, error);
+      }
+      return this.failed('apply', error, first.position);
+    }
+  }
+
+  private async park(unit: readonly RecordedEvent[], error: unknown): Promise<StepResult> {
+    const parkedAt = new Date().toISOString();
+    const parked: ParkedEvent[] = unit.map((e) => ({
+      position: e.position,
+      streamName: e.streamName,
+      revision: e.revision,
+      type: e.type,
+      error: describe(error),
+      parkedAt,
+    }));
+    try {
+      await this.batches.park(parked);
+    } catch (parkError) {
+      return this.failed('apply', parkError, unit[0]!.position);
+    }
+    const position = unit.at(-1)!.position;
+    this.logger.error(
+      { err: error, position: position.toString(), stream: unit[0]!.streamName, type: unit[0]!.type, attempts: this.failures + 1 },
+      'projection gave up on an event and parked it; the read models skip it (see `projections parked`)',
+    );
+    this.observer.eventsParked(parked.length);
+    this.position = position;
+    this.failures = 0;
+    this.failing = null;
+    this.parkedInARow += 1;
+    return { kind: 'applied', batch: { position, announcements: [], events: 0, views: 0 }, parked: parked.length };
+  }
+
+  private succeeded(viewsStored: number): void {
+    if (this.failing) this.logger.info({ position: this.position?.toString() ?? null, failures: this.failures }, 'projection moves again');
+    this.failures = 0;
+    this.failing = null;
+    // Only a stored view shows that the store and the code work; skipped events prove nothing.
+    if (viewsStored > 0) this.parkedInARow = 0;
+  }
+
+  private failed(stage: StepFailure['stage'], error: unknown, position: bigint | null): StepResult {
+    this.failures += 1;
+    this.observer.stepFailed(stage);
+    const now = Date.now();
+    this.failing = {
+      stage,
+      position: position?.toString() ?? null,
+      error: describe(error),
+      failures: this.failures,
+      since: this.failing?.since ?? new Date(now).toISOString(),
+    };
+    if (this.failures === 1 || now - this.lastLogged >= LOG_AGAIN_MS) {
+      this.lastLogged = now;
+      const stuck = this.parkedInARow >= this.policy.parkedInARowLimit ? `; ${this.parkedInARow} commits parked in a row, so no more are parked` : '';
+      const fields = { stage, position: position?.toString() ?? null, failures: this.failures };
+      if (this.failures === 1) this.logger.error({ ...fields, err: error }, `projection step failed; retrying${stuck}`);
+      else this.logger.error({ ...fields, error: describe(error) }, `projection step still failing; retrying${stuck}`);
+    }
+    return { kind: 'failed', retryInMs: this.policy.retryDelayMs(this.failures), unavailable: isUnavailable(error) };
+  }
+}

@@ -1,0 +1,251 @@
+import { Long, MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Db, type Document } from 'mongodb';
+import { isId } from '../../shared/ids.ts';
+import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
+import { v1RecordsOf } from '../fold/filter-view.ts';
+import { generationName, generationNames, READ_MODEL_NAMES } from './generation-names.ts';
+import type { FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch } from './read-store.ts';
+
+export async function dropCollections(db: Db, generation: number): Promise<void> {
+  for (const base of READ_MODEL_NAMES) await db.dropCollection(generationName(base, generation)).catch(() => false);
+}
+
+interface FilterDoc {
+  _id: string;
+  accountId: string;
+  revision: number;
+  deleted: boolean;
+  idLength: number;
+  view: FilterView;
+}
+/** `_id` is `<filterId>:<keywordId>` (older data: the keyword id alone); lookups go by `record.id`. */
+interface V1Doc {
+  _id: string;
+  accountId: string;
+  filterId: string;
+  filterIdLength: number;
+  filterRevision: number;
+  idLength: number;
+  record: V1FilterRecord;
+}
+/** `_id` is `<filterId>:<statusId>` (older data: the status id alone, without `statusId`). */
+interface StatusDoc {
+  _id: string;
+  accountId: string;
+  filterId: string;
+  filterIdLength: number;
+  filterRevision: number;
+  statusId: string;
+}
+interface CheckpointDoc {
+  _id: string;
+  position: Long;
+}
+interface ParkedDoc {
+  _id: string;
+  projection: string;
+  position: Long;
+  stream: string;
+  revision: string;
+  type: string;
+  error: string;
+  parkedAt: string;
+}
+
+const DUPLICATE_KEY = 11000;
+
+/** An upsert whose guard did not match an existing document: a newer write is already there. */
+async function unlessNewer(write: Promise<unknown>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+  }
+}
+
+/** Unordered bulk writes whose only failures may be guarded upserts meeting newer documents. */
+async function bulkUnlessNewer<T extends Document>(collection: Collection<T>, operations: AnyBulkWriteOperation<T>[]): Promise<void> {
+  if (operations.length === 0) return;
+  try {
+    await collection.bulkWrite(operations, { ordered: false });
+  } catch (error) {
+    const errors = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : null;
+    if (!errors || errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw error;
+  }
+}
+
+/** Ids are digit strings of varying length: shorter first, then by string, is numeric order. */
+const BY_ID = { idLength: 1, _id: 1 } as const;
+const BY_KEYWORD = { idLength: 1, 'record.id': 1, filterIdLength: 1, filterId: 1 } as const;
+const BY_FILTER = { filterIdLength: 1, filterId: 1 } as const;
+
+/**
+ * One generation's collections. Without multi-document transactions every write is guarded by the
+ * filter's revision and the filter document is written after its records, the checkpoint last, so a batch
+ * repeated after a crash completes what was missing and changes nothing else. Records are keyed by their
+ * filter too, so filters sharing a keyword or status id never overwrite each other's. Ids are checked
+ * before they reach a query.
+ */
+export class MongoReadCollections {
+  private readonly filters: Collection<FilterDoc>;
+  private readonly v1: Collection<V1Doc>;
+  private readonly statuses: Collection<StatusDoc>;
+  private readonly checkpoints: Collection<CheckpointDoc>;
+  private readonly parked: Collection<ParkedDoc>;
+
+  constructor(db: Db, generation: number) {
+    const names = generationNames(generation);
+    this.filters = db.collection(names.filters);
+    this.v1 = db.collection(names.v1);
+    this.statuses = db.collection(names.statuses);
+    this.checkpoints = db.collection(names.checkpoints);
+    this.parked = db.collection(names.parked);
+  }
+
+  async createIndexes(): Promise<void> {
+    await this.filters.createIndex({ accountId: 1, deleted: 1, ...BY_ID });
+    await this.v1.createIndex({ accountId: 1, ...BY_KEYWORD });
+    await this.v1.createIndex({ filterId: 1, filterRevision: 1 });
+    await this.statuses.createIndex({ accountId: 1, statusId: 1, ...BY_FILTER });
+    await this.statuses.createIndex({ filterId: 1, filterRevision: 1 });
+    await this.checkpoints.createIndex({ _id: 1, position: 1 });
+    await this.parked.createIndex({ projection: 1, position: 1 });
+  }
+
+  async store(batch: ProjectionBatch): Promise<void> {
+    const ids = batch.views.map((view) => view.id);
+    const stored = new Map<string, number>();
+    if (ids.length > 0) {
+      for (const doc of await this.filters.find({ _id: { $in: ids } }, { projection: { revision: 1 } }).toArray()) stored.set(doc._id, doc.revision);
+    }
+    const newer = batch.views.filter((view) => (stored.get(view.id) ?? -1) < view.revision);
+    await Promise.all([bulkUnlessNewer(this.v1, newer.flatMap(v1Writes)), bulkUnlessNewer(this.statuses, newer.flatMap(statusWrites))]);
+    await bulkUnlessNewer(
+      this.filters,
+      newer.map((view) => ({
+        updateOne: {
+          filter: { _id: view.id, revision: { $lt: view.revision } },
+          update: { $set: { accountId: view.accountId, revision: view.revision, deleted: view.deleted, idLength: view.id.length, view } },
+          upsert: true,
+        },
+      })),
+    );
+    await bulkUnlessNewer(
+      this.parked,
+      (batch.parked ?? []).map((parked) => parkedWrite(batch.projection, parked)),
+    );
+    const at = Long.fromBigInt(batch.position);
+    await unlessNewer(this.checkpoints.updateOne({ _id: batch.projection, position: { $lt: at } }, { $set: { position: at } }, { upsert: true }));
+  }
+
+  async checkpoint(projection: string): Promise<bigint | null> {
+    const doc = await this.checkpoints.findOne({ _id: String(projection) }, { promoteLongs: false });
+    return doc ? doc.position.toBigInt() : null;
+  }
+
+  async parkedEvents(projection: string): Promise<ParkedEvent[]> {
+    const docs = await this.parked
+      .find({ projection: String(projection) }, { promoteLongs: false })
+      .sort({ position: 1, _id: 1 })
+      .toArray();
+    return docs.map((doc) => ({
+      position: doc.position.toBigInt(),
+      streamName: doc.stream,
+      revision: BigInt(doc.revision),
+      type: doc.type,
+      error: doc.error,
+      parkedAt: doc.parkedAt,
+    }));
+  }
+
+  async loadFilter(filterId: string): Promise<FilterView | null> {
+    if (!isId(filterId)) return null;
+    return (await this.filters.findOne({ _id: filterId }))?.view ?? null;
+  }
+
+  async loadFilters(filterIds: readonly string[]): Promise<Map<string, FilterView>> {
+    const ids = filterIds.filter(isId);
+    const found = new Map<string, FilterView>();
+    if (ids.length === 0) return found;
+    for (const doc of await this.filters.find({ _id: { $in: ids } }).toArray()) found.set(doc._id, doc.view);
+    return found;
+  }
+
+  async listFilters(accountId: string): Promise<FilterView[]> {
+    if (!isId(accountId)) return [];
+    return (await this.filters.find({ accountId, deleted: false }).sort(BY_ID).toArray()).map((doc) => doc.view);
+  }
+
+  async filtersVersion(accountId: string): Promise<string> {
+    if (!isId(accountId)) return '0:0';
+    // Revisions only, through the account index: summed here, which the stand-in handles too.
+    const docs = await this.filters.find({ accountId }, { projection: { _id: 0, revision: 1 } }).toArray();
+    return `${docs.length}:${docs.reduce((sum, doc) => sum + doc.revision, 0)}`;
+  }
+
+  async getFilter(accountId: string, filterId: string): Promise<FilterView | null> {
+    if (!isId(accountId) || !isId(filterId)) return null;
+    return (await this.filters.findOne({ _id: filterId, accountId, deleted: false }))?.view ?? null;
+  }
+
+  async listV1Filters(accountId: string): Promise<V1FilterRecord[]> {
+    if (!isId(accountId)) return [];
+    return (await this.v1.find({ accountId }).sort(BY_KEYWORD).toArray()).map((doc) => doc.record);
+  }
+
+  async getV1Filter(accountId: string, keywordId: string): Promise<V1FilterRecord | null> {
+    if (!isId(accountId) || !isId(keywordId)) return null;
+    return (await this.v1.findOne({ accountId, 'record.id': keywordId }, { sort: BY_FILTER }))?.record ?? null;
+  }
+
+  async findKeyword(accountId: string, keywordId: string): Promise<KeywordLocation | null> {
+    const record = await this.getV1Filter(accountId, keywordId);
+    if (!record) return null;
+    return { filterId: record.filterId, keyword: { id: record.id, keyword: record.phrase, wholeWord: record.wholeWord } };
+  }
+
+  async findFilterStatus(accountId: string, filterStatusId: string): Promise<FilterStatusLocation | null> {
+    if (!isId(accountId) || !isId(filterStatusId)) return null;
+    const doc = await this.statuses.findOne({ accountId, $or: [{ statusId: filterStatusId }, { _id: filterStatusId }] }, { sort: BY_FILTER });
+    if (!doc) return null;
+    const status = (await this.getFilter(accountId, doc.filterId))?.statuses.find((s) => s.id === filterStatusId);
+    return status ? { filterId: doc.filterId, status } : null;
+  }
+}
+
+function v1Writes(view: FilterView): AnyBulkWriteOperation<V1Doc>[] {
+  const revision = view.revision;
+  const upserts = v1RecordsOf(view).map((record): AnyBulkWriteOperation<V1Doc> => {
+    const doc = {
+      accountId: record.accountId,
+      filterId: view.id,
+      filterIdLength: view.id.length,
+      filterRevision: revision,
+      idLength: record.id.length,
+      record,
+    };
+    return { updateOne: { filter: { _id: `${view.id}:${record.id}`, filterRevision: { $lt: revision } }, update: { $set: doc }, upsert: true } };
+  });
+  return [...upserts, { deleteMany: { filter: { filterId: view.id, filterRevision: { $lt: revision } } } }];
+}
+
+function statusWrites(view: FilterView): AnyBulkWriteOperation<StatusDoc>[] {
+  const revision = view.revision;
+  const upserts = (view.deleted ? [] : view.statuses).map((status): AnyBulkWriteOperation<StatusDoc> => {
+    const doc = { accountId: view.accountId, filterId: view.id, filterIdLength: view.id.length, filterRevision: revision, statusId: status.id };
+    return { updateOne: { filter: { _id: `${view.id}:${status.id}`, filterRevision: { $lt: revision } }, update: { $set: doc }, upsert: true } };
+  });
+  return [...upserts, { deleteMany: { filter: { filterId: view.id, filterRevision: { $lt: revision } } } }];
+}
+
+function parkedWrite(projection: string, parked: ParkedEvent): AnyBulkWriteOperation<ParkedDoc> {
+  const doc = {
+    projection,
+    position: Long.fromBigInt(parked.position),
+    stream: parked.streamName,
+    revision: parked.revision.toString(),
+    type: parked.type,
+    error: parked.error,
+    parkedAt: parked.parkedAt,
+  };
+  return { updateOne: { filter: { _id: `${projection}\u0000${parked.streamName}\u0000${parked.revision}` }, update: { $set: doc }, upsert: true } };
+}

@@ -1,0 +1,84 @@
+import type { Keyword } from '../../events/filter-events.ts';
+import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
+
+export interface KeywordLocation {
+  readonly filterId: string;
+  readonly keyword: Keyword;
+}
+
+export interface FilterStatusLocation {
+  readonly filterId: string;
+  readonly status: { readonly id: string; readonly statusId: string };
+}
+
+/** An event the projector gave up on after bounded retries; kept so an operator can see and replay it. */
+export interface ParkedEvent {
+  readonly position: bigint;
+  readonly streamName: string;
+  readonly revision: bigint;
+  readonly type: string;
+  /** Why applying it failed, as the last attempt reported it. */
+  readonly error: string;
+  readonly parkedAt: string;
+}
+
+/**
+ * What one projection step stores, as one transaction where the store has them: each changed filter's
+ * view as it stands after the batch, the events given up on, and the checkpoint (the batch's last position).
+ */
+export interface ProjectionBatch {
+  readonly projection: string;
+  readonly position: bigint;
+  readonly views: readonly FilterView[];
+  readonly parked?: readonly ParkedEvent[];
+}
+
+/**
+ * The read-model port: what the projector writes and the queries read. Every query takes the account,
+ * so one account can never read another's records. Writes are idempotent: a view whose revision is not
+ * newer than the stored one changes nothing, and a checkpoint never moves backwards. Records are keyed
+ * by their filter as well as their own id, so no event can collide with another filter's records: two
+ * filters whose keywords or statuses share an id (ids minted by two processes with one worker number)
+ * are both stored, and a lookup by id within one account answers the filter with the lowest id.
+ */
+export interface ReadStore {
+  /** The stored view, tombstones included: the projector folds the next event into it. */
+  loadFilter(filterId: string): Promise<FilterView | null>;
+  /** The stored views of these filters that exist, tombstones included. */
+  loadFilters(filterIds: readonly string[]): Promise<ReadonlyMap<string, FilterView>>;
+  /** Stores a batch: views (where newer), parked events and the checkpoint, all or nothing where the store can. */
+  applyBatch(batch: ProjectionBatch): Promise<void>;
+  /** Stores the view (if newer), its v1 records and look-ups, and the checkpoint, as one step. */
+  saveFilter(view: FilterView, checkpoint: Checkpoint): Promise<void>;
+  advanceCheckpoint(checkpoint: Checkpoint): Promise<void>;
+  checkpoint(projection: string): Promise<bigint | null>;
+  /** Events the projection parked, oldest first. */
+  parkedEvents(projection: string): Promise<readonly ParkedEvent[]>;
+
+  listFilters(accountId: string): Promise<readonly FilterView[]>;
+  /**
+   * Changes whenever any of the account's filters changes (also across processes): the count of its
+   * views, tombstones included, and the sum of their revisions, each of which only grows. Matchers
+   * compiled from the filters are cached under it.
+   */
+  filtersVersion(accountId: string): Promise<string>;
+  getFilter(accountId: string, filterId: string): Promise<FilterView | null>;
+  listV1Filters(accountId: string): Promise<readonly V1FilterRecord[]>;
+  getV1Filter(accountId: string, keywordId: string): Promise<V1FilterRecord | null>;
+  findKeyword(accountId: string, keywordId: string): Promise<KeywordLocation | null>;
+  findFilterStatus(accountId: string, filterStatusId: string): Promise<FilterStatusLocation | null>;
+  close(): Promise<void>;
+}
+
+export interface Checkpoint {
+  readonly projection: string;
+  readonly position: bigint;
+}
+
+/**
+ * The store could not be reached or used at all (connection lost, disk I/O, locked too long): waiting
+ * may help, and nothing is learnt about the data. Adapters translate their driver's errors into it.
+ */
+export class ReadStoreUnavailableError extends Error {
+  override readonly name = 'ReadStoreUnavailableError';
+}

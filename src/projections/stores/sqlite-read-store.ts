@@ -1,0 +1,201 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { join } from 'node:path';
+import type { LeaseHolder } from '../../shared/leases.ts';
+import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabase } from '../../shared/sqlite.ts';
+import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
+import type { ManagedReadStore } from './managed-read-store.ts';
+import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch, ReadStore } from './read-store.ts';
+import { sqliteCall } from './sqlite-errors.ts';
+import { SqliteLeases } from './sqlite-leases.ts';
+import { readModelsSchema } from './sqlite-read-models-schema.ts';
+import { dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
+import { SqliteReadTables } from './sqlite-read-tables.ts';
+
+interface Pointer {
+  current: number;
+  pending: number | null;
+  next: number;
+}
+
+export interface SqliteReadStoreOptions {
+  /** The clock leases are measured by (tests move it instead of waiting). */
+  readonly now?: () => number;
+}
+
+/**
+ * Embedded read models in `<DATA_DIR>/read-models.sqlite`. Every query and write first reads which
+ * generation of tables is current (inside the write's transaction), so a swap made by another process
+ * is followed at once. A store made by `generation(n)` is pinned to generation n instead.
+ */
+export class SqliteReadStore implements ManagedReadStore {
+  private readonly tables: Map<number, SqliteReadTables>;
+  private readonly batchTx: BetterSqlite3.Transaction<(batch: ProjectionBatch) => void>;
+  private readonly pointer: BetterSqlite3.Statement<[], Pointer>;
+  private readonly leases: SqliteLeases;
+
+  private constructor(
+    private readonly db: SqliteDatabase,
+    private readonly pinned: number | null,
+    private readonly now: () => number,
+    tables?: Map<number, SqliteReadTables>,
+  ) {
+    this.tables = tables ?? new Map<number, SqliteReadTables>();
+    this.leases = new SqliteLeases(db, now);
+    this.pointer = db.prepare<[], Pointer>('SELECT current, pending, next FROM read_model_pointer WHERE id = 1');
+    this.batchTx = db.transaction((batch) => this.tablesNow().store(batch));
+  }
+
+  static open(path: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
+    return sqliteCall(() => new SqliteReadStore(openSqlite(path, readModelsSchema, 'rebuildable'), null, options.now ?? Date.now));
+  }
+
+  static inDataDir(dataDir: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
+    return SqliteReadStore.open(join(dataDir, 'read-models.sqlite'), options);
+  }
+
+  /**
+   * For a connection that only fills a fresh generation: commits need not reach the disk one by one, since
+   * a crash merely leaves a generation that nobody reads (WAL keeps the file consistent either way).
+   */
+  relaxDurability(): this {
+    this.db.pragma('synchronous = NORMAL');
+    return this;
+  }
+
+  async loadFilter(filterId: string): Promise<FilterView | null> {
+    return sqliteCall(() => this.tablesNow().loadFilter(filterId));
+  }
+
+  async loadFilters(filterIds: readonly string[]): Promise<ReadonlyMap<string, FilterView>> {
+    return sqliteCall(() => {
+      const tables = this.tablesNow();
+      const found = new Map<string, FilterView>();
+      for (const id of filterIds) {
+        const view = tables.loadFilter(id);
+        if (view) found.set(id, view);
+      }
+      return found;
+    });
+  }
+
+  async applyBatch(batch: ProjectionBatch): Promise<void> {
+    sqliteCall(() => this.batchTx.immediate(batch));
+  }
+
+  async saveFilter(view: FilterView, { projection, position }: Checkpoint): Promise<void> {
+    await this.applyBatch({ projection, position, views: [view] });
+  }
+
+  async advanceCheckpoint({ projection, position }: Checkpoint): Promise<void> {
+    await this.applyBatch({ projection, position, views: [] });
+  }
+
+  async checkpoint(projection: string): Promise<bigint | null> {
+    return sqliteCall(() => this.tablesNow().checkpoint(projection));
+  }
+
+  async parkedEvents(projection: string): Promise<readonly ParkedEvent[]> {
+    return sqliteCall(() => this.tablesNow().parkedEvents(projection));
+  }
+
+  async listFilters(accountId: string): Promise<readonly FilterView[]> {
+    return sqliteCall(() => this.tablesNow().listFilters(accountId));
+  }
+
+  async filtersVersion(accountId: string): Promise<string> {
+    return this.tablesNow().filtersVersion(accountId);
+  }
+
+  async getFilter(accountId: string, filterId: string): Promise<FilterView | null> {
+    return sqliteCall(() => this.tablesNow().getFilter(accountId, filterId));
+  }
+
+  async listV1Filters(accountId: string): Promise<readonly V1FilterRecord[]> {
+    return sqliteCall(() => this.tablesNow().listV1Filters(accountId));
+  }
+
+  async getV1Filter(accountId: string, keywordId: string): Promise<V1FilterRecord | null> {
+    return sqliteCall(() => this.tablesNow().getV1Filter(accountId, keywordId));
+  }
+
+  async findKeyword(accountId: string, keywordId: string): Promise<KeywordLocation | null> {
+    return sqliteCall(() => this.tablesNow().findKeyword(accountId, keywordId));
+  }
+
+  async findFilterStatus(accountId: string, filterStatusId: string): Promise<FilterStatusLocation | null> {
+    return sqliteCall(() => this.tablesNow().findFilterStatus(accountId, filterStatusId));
+  }
+
+  tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    return sqliteCall(() => this.leases.tryLease(name, owner, ttlMs));
+  }
+
+  releaseLease(name: string, owner: string): Promise<void> {
+    return sqliteCall(() => this.leases.releaseLease(name, owner));
+  }
+
+  leaseHolder(name: string): Promise<LeaseHolder | null> {
+    return sqliteCall(() => this.leases.leaseHolder(name));
+  }
+
+  takeOverLease(name: string, from: string, owner: string, ttlMs: number): Promise<boolean> {
+    return sqliteCall(() => this.leases.takeOverLease(name, from, owner, ttlMs));
+  }
+
+  async currentGeneration(): Promise<number> {
+    return sqliteCall(() => this.pointer.get()!.current);
+  }
+
+  async pendingGeneration(): Promise<number | null> {
+    return sqliteCall(() => this.pointer.get()!.pending);
+  }
+
+  async createGeneration(): Promise<number> {
+    const create = this.db.transaction(() => {
+      const { current, next } = this.pointer.get()!;
+      this.db.prepare('UPDATE read_model_pointer SET next = ? WHERE id = 1').run(next + 1);
+      for (const generation of storedGenerations(this.db)) {
+        if (generation < current) dropReadTables(this.db, generation);
+      }
+      for (const cached of this.tables.keys()) if (cached < current) this.tables.delete(cached);
+      this.tables.set(next, new SqliteReadTables(this.db, next));
+      return next;
+    });
+    return sqliteCall(() => create.immediate());
+  }
+
+  generation(generation: number): ReadStore {
+    return new SqliteReadStore(this.db, generation, this.now, this.tables);
+  }
+
+  async markPending(generation: number): Promise<void> {
+    sqliteCall(() => this.db.prepare('UPDATE read_model_pointer SET pending = ? WHERE id = 1').run(generation));
+  }
+
+  async swapIn(generation: number): Promise<boolean> {
+    const result = sqliteCall(() =>
+      this.db.prepare('UPDATE read_model_pointer SET current = pending, pending = NULL WHERE id = 1 AND pending = ?').run(generation),
+    );
+    return result.changes === 1;
+  }
+
+  /** Journal mode and sync level of the open connection, as SQLite reports them. */
+  durability(): ConnectionDurability {
+    return durabilityOf(this.db);
+  }
+
+  async close(): Promise<void> {
+    // A pinned store shares its parent's connection; the parent closes it.
+    if (this.pinned === null && this.db.open) this.db.close();
+  }
+
+  private tablesNow(): SqliteReadTables {
+    const generation = this.pinned ?? this.pointer.get()!.current;
+    let tables = this.tables.get(generation);
+    if (!tables) {
+      tables = new SqliteReadTables(this.db, generation);
+      this.tables.set(generation, tables);
+    }
+    return tables;
+  }
+}

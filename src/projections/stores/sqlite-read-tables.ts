@@ -1,0 +1,164 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { isId } from '../../shared/ids.ts';
+import type { SqliteDatabase } from '../../shared/sqlite.ts';
+import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
+import { v1RecordsOf } from '../fold/filter-view.ts';
+import { generationNames } from './generation-names.ts';
+import type { FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch } from './read-store.ts';
+import { createReadTables } from './sqlite-generation-tables.ts';
+
+/** Ids are digit strings of varying length: shorter first gives numeric order without overflow. */
+const BY_ID = 'ORDER BY length(id), id, length(filter_id), filter_id';
+
+type Doc = { doc: string };
+const parse = <T>(row: Doc | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
+
+interface ParkedRow {
+  position: string;
+  stream: string;
+  revision: string;
+  type: string;
+  error: string;
+  parked_at: string;
+}
+
+/**
+ * One generation's tables and prepared statements. Queries check their ids first, as the MongoDB store
+ * must: whatever is not an id names no record. `store` is not a transaction by itself: the store runs
+ * it inside one, together with the look-up of the current generation.
+ */
+export class SqliteReadTables {
+  private readonly q: ReturnType<typeof queries>;
+
+  constructor(db: SqliteDatabase, generation: number) {
+    createReadTables(db, generation);
+    this.q = queries(db, generation);
+  }
+
+  store(batch: ProjectionBatch): void {
+    const q = this.q;
+    for (const view of batch.views) {
+      const stored = q.storedRevision.get(view.id);
+      if (stored && stored.revision >= view.revision) continue;
+      const doc = JSON.stringify(view);
+      q.upsertFilter.run(view.id, view.accountId, view.revision, view.deleted ? 1 : 0, doc);
+      // A filter seen for the first time has no records to clear (they are written with it, always).
+      if (stored) {
+        q.clearV1.run(view.id);
+        q.clearStatuses.run(view.id);
+      }
+      for (const record of v1RecordsOf(view)) q.insertV1.run(record.filterId, record.id, record.accountId, JSON.stringify(record));
+      if (!view.deleted) for (const status of view.statuses) q.insertStatus.run(view.id, status.id, view.accountId);
+    }
+    for (const parked of batch.parked ?? []) {
+      q.insertParked.run(
+        batch.projection,
+        parked.streamName,
+        parked.revision.toString(),
+        parked.position.toString(),
+        parked.type,
+        parked.error,
+        parked.parkedAt,
+      );
+    }
+    const current = q.readCheckpoint.get(batch.projection);
+    if (!current || BigInt(current.position) < batch.position) q.writeCheckpoint.run(batch.projection, batch.position.toString());
+  }
+
+  loadFilter(filterId: string): FilterView | null {
+    if (!isId(filterId)) return null;
+    return parse(this.q.loadFilter.get(filterId));
+  }
+
+  checkpoint(projection: string): bigint | null {
+    const row = this.q.readCheckpoint.get(projection);
+    return row ? BigInt(row.position) : null;
+  }
+
+  parkedEvents(projection: string): ParkedEvent[] {
+    return this.q.listParked.all(projection).map((row) => ({
+      position: BigInt(row.position),
+      streamName: row.stream,
+      revision: BigInt(row.revision),
+      type: row.type,
+      error: row.error,
+      parkedAt: row.parked_at,
+    }));
+  }
+
+  listFilters(accountId: string): FilterView[] {
+    if (!isId(accountId)) return [];
+    return this.q.listFilters.all(accountId).map((row) => JSON.parse(row.doc) as FilterView);
+  }
+
+  filtersVersion(accountId: string): string {
+    if (!isId(accountId)) return '0:0';
+    const { views, revisions } = this.q.filtersVersion.get(accountId)!;
+    return `${views}:${revisions}`;
+  }
+
+  getFilter(accountId: string, filterId: string): FilterView | null {
+    if (!isId(accountId) || !isId(filterId)) return null;
+    return parse(this.q.getFilter.get(filterId, accountId));
+  }
+
+  listV1Filters(accountId: string): V1FilterRecord[] {
+    if (!isId(accountId)) return [];
+    return this.q.listV1.all(accountId).map((row) => JSON.parse(row.doc) as V1FilterRecord);
+  }
+
+  getV1Filter(accountId: string, keywordId: string): V1FilterRecord | null {
+    if (!isId(accountId) || !isId(keywordId)) return null;
+    return parse(this.q.getV1.get(accountId, keywordId));
+  }
+
+  findKeyword(accountId: string, keywordId: string): KeywordLocation | null {
+    const record = this.getV1Filter(accountId, keywordId);
+    if (!record) return null;
+    return { filterId: record.filterId, keyword: { id: record.id, keyword: record.phrase, wholeWord: record.wholeWord } };
+  }
+
+  findFilterStatus(accountId: string, filterStatusId: string): FilterStatusLocation | null {
+    if (!isId(accountId) || !isId(filterStatusId)) return null;
+    const row = this.q.findStatus.get(accountId, filterStatusId);
+    if (!row) return null;
+    const status = this.getFilter(accountId, row.filter_id)?.statuses.find((s) => s.id === filterStatusId);
+    return status ? { filterId: row.filter_id, status } : null;
+  }
+}
+
+function queries(db: SqliteDatabase, g: number) {
+  const { filters, v1, statuses, checkpoints, parked } = generationNames(g);
+  const prepare = <P extends unknown[], R = unknown>(sql: string): BetterSqlite3.Statement<P, R> => db.prepare<P, R>(sql);
+  return {
+    storedRevision: prepare<[string], { revision: number }>(`SELECT revision FROM ${filters} WHERE id = ?`),
+    upsertFilter: prepare<[string, string, number, number, string]>(
+      `INSERT INTO ${filters} (id, account_id, revision, deleted, doc) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, doc = excluded.doc`,
+    ),
+    clearV1: prepare<[string]>(`DELETE FROM ${v1} WHERE filter_id = ?`),
+    // OR REPLACE: a view that lists one keyword id twice keeps one record instead of failing.
+    insertV1: prepare<[string, string, string, string]>(`INSERT OR REPLACE INTO ${v1} (filter_id, id, account_id, doc) VALUES (?, ?, ?, ?)`),
+    clearStatuses: prepare<[string]>(`DELETE FROM ${statuses} WHERE filter_id = ?`),
+    insertStatus: prepare<[string, string, string]>(`INSERT OR REPLACE INTO ${statuses} (filter_id, id, account_id) VALUES (?, ?, ?)`),
+    insertParked: prepare<[string, string, string, string, string, string, string]>(
+      `INSERT OR REPLACE INTO ${parked} (projection, stream, revision, position, type, error, parked_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    listParked: prepare<[string], ParkedRow>(
+      `SELECT * FROM ${parked} WHERE projection = ? ORDER BY length(position), position, stream, length(revision), revision`,
+    ),
+    readCheckpoint: prepare<[string], { position: string }>(`SELECT position FROM ${checkpoints} WHERE projection = ?`),
+    writeCheckpoint: prepare<[string, string]>(
+      `INSERT INTO ${checkpoints} (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position`,
+    ),
+    loadFilter: prepare<[string], Doc>(`SELECT doc FROM ${filters} WHERE id = ?`),
+    listFilters: prepare<[string], Doc>(`SELECT doc FROM ${filters} WHERE account_id = ? AND deleted = 0 ORDER BY length(id), id`),
+    filtersVersion: prepare<[string], { views: number; revisions: number }>(
+      `SELECT count(*) AS views, coalesce(sum(revision), 0) AS revisions FROM ${filters} WHERE account_id = ?`,
+    ),
+    getFilter: prepare<[string, string], Doc>(`SELECT doc FROM ${filters} WHERE id = ? AND account_id = ? AND deleted = 0`),
+    listV1: prepare<[string], Doc>(`SELECT doc FROM ${v1} WHERE account_id = ? ${BY_ID}`),
+    getV1: prepare<[string, string], Doc>(`SELECT doc FROM ${v1} WHERE account_id = ? AND id = ? ${BY_ID} LIMIT 1`),
+    findStatus: prepare<[string, string], { filter_id: string }>(`SELECT filter_id FROM ${statuses} WHERE account_id = ? AND id = ? ${BY_ID} LIMIT 1`),
+  };
+}

@@ -1,0 +1,41 @@
+import type { ComposeDefaults } from '../sessions/compose-store.ts';
+import { composePage } from '../pages/compose-page.ts';
+import { composeSessionErrorPage } from '../pages/error-page.ts';
+import { redirect, sendPage } from '../responses.ts';
+import type { WebmailServices } from '../webmail-dependencies.ts';
+import { input, type WebmailRequest } from '../webmail-request.ts';
+import { folderParameter } from './mailbox-actions.ts';
+import { viewerOf, type LoggedInSession } from './logged-in-session.ts';
+
+function quote(body: string): string {
+  return body
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+/** A new message starts empty, from `_to`, or as a reply to `_reply_uid` in `_mbox`. */
+function composeDefaults(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): ComposeDefaults {
+  const replyUid = Number(input(request, '_reply_uid', 'GET'));
+  const original = Number.isSafeInteger(replyUid) && replyUid > 0 ? services.mail.get(session.accountId, folderParameter(request), replyUid) : null;
+  if (!original) return { to: input(request, '_to', 'GET') ?? '', cc: '', subject: '', body: '' };
+  const subject = /^re:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`;
+  const to = original.folder === 'Sent' ? original.to.join(', ') : original.from;
+  return { to, cc: '', subject, body: `\n\nOn ${original.date}, ${original.from} wrote:\n${quote(original.body)}\n` };
+}
+
+/**
+ * GET ?_task=mail&_action=compose makes a compose ID and redirects to `&_id=<id>`, which shows the form.
+ * An unknown ID is Roundcube's 450 "compose session error" (not logged), except the ID just sent, which
+ * (the Back button after sending) quietly starts a new message.
+ */
+export function composeAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): void {
+  const id = input(request, '_id', 'GET');
+  if (id !== undefined) {
+    const compose = services.compose.find(session.id, id);
+    if (compose) return sendPage(request.ctx, 200, composePage(viewerOf(services, session), compose));
+    if (id !== session.lastComposeId) return sendPage(request.ctx, 450, composeSessionErrorPage());
+  }
+  const compose = services.compose.open(session.id, composeDefaults(services, request, session));
+  redirect(request.ctx, `/webmail/?_task=mail&_action=compose&_id=${compose.id}`);
+}

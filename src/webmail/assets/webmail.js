@@ -1,0 +1,141 @@
+// The webmail's page script: refresh, address autocomplete and the framed send. Plain script, no eval:
+// server commands arrive as Roundcube's `this.name(args);` lines and only the ones below are run.
+'use strict';
+
+(function () {
+  const env = document.body.dataset;
+  const base = '/webmail/';
+
+  function showMessage(text, type) {
+    const stack = document.getElementById('messagestack');
+    if (!stack) return;
+    const box = document.createElement('div');
+    box.className = 'notice ' + (type || 'notice');
+    box.textContent = text;
+    stack.replaceChildren(box);
+  }
+
+  function setUnreadCount(folder, count) {
+    const badge = document.querySelector('.unreadcount[data-folder="' + CSS.escape(folder) + '"]');
+    if (badge) badge.textContent = count > 0 ? String(count) : '';
+    if (folder === 'INBOX') document.title = (count > 0 ? '(' + count + ') ' : '') + document.title.replace(/^\(\d+\) /, '');
+  }
+
+  function link(href, text) {
+    const a = document.createElement('a');
+    a.href = href;
+    a.textContent = text;
+    return a;
+  }
+
+  function addMessageRow(uid, cols, flags) {
+    const body = document.querySelector('#messagelist tbody');
+    if (!body || flags.mbox !== env.mbox || body.querySelector('tr[data-uid="' + uid + '"]')) return;
+    const row = document.createElement('tr');
+    row.dataset.uid = String(uid);
+    if (!flags.seen) row.className = 'unread';
+    const cells = [
+      ['fromto', document.createTextNode(cols.fromto)],
+      ['subject', link(base + '?_task=mail&_action=show&_mbox=' + encodeURIComponent(flags.mbox) + '&_uid=' + uid, cols.subject || '(no subject)')],
+      ['date', document.createTextNode(cols.date)],
+    ];
+    for (const [name, content] of cells) {
+      const cell = document.createElement('td');
+      cell.className = name;
+      cell.append(content);
+      row.append(cell);
+    }
+    body.prepend(row);
+    const empty = document.getElementById('empty-list');
+    if (empty) empty.hidden = true;
+  }
+
+  const commands = {
+    set_unread_count: setUnreadCount,
+    add_message_row: addMessageRow,
+    display_message: showMessage,
+    session_error: function (url) {
+      window.location.href = url;
+    },
+    ksearch_query_results: function (results, search, reqid) {
+      autocomplete.show(results, search, reqid);
+    },
+  };
+
+  function runCommands(exec) {
+    for (const line of (exec || '').split('\n')) {
+      const call = /^this\.([a-z_]+)\((.*)\);$/.exec(line);
+      if (call && Object.prototype.hasOwnProperty.call(commands, call[1])) commands[call[1]].apply(null, JSON.parse('[' + call[2] + ']'));
+    }
+  }
+
+  // Roundcube's AJAX: POST with the request token in X-Roundcube-Request; a 403 means the page is stale.
+  async function request(action, params) {
+    const body = new URLSearchParams(Object.assign({ _unlock: '0' }, params));
+    const response = await fetch(base + '?_task=mail&_action=' + action, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'X-Roundcube-Request': env.requestToken || '', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: body,
+    });
+    if (!response.ok) {
+      showMessage('Server Error! (' + (response.statusText || response.status) + ')', 'error');
+      setTimeout(function () {
+        window.location.reload();
+      }, 2000);
+      return;
+    }
+    runCommands((await response.json()).exec);
+  }
+
+  function startRefresh() {
+    if (!env.mbox) return;
+    const refresh = function () {
+      const uids = Array.from(document.querySelectorAll('#messagelist tbody tr'), function (row) {
+        return row.dataset.uid;
+      });
+      return request('refresh', { _mbox: env.mbox, _list: '1', _folderlist: '1', _uids: uids.join(',') }).catch(function () {
+        showMessage('Connection Error (Failed to reach the server)!', 'error');
+      });
+    };
+    const seconds = Math.max(1, Number(env.refreshSeconds) || 60);
+    setInterval(refresh, seconds * 1000);
+    const button = document.getElementById('refresh-button');
+    if (button) button.addEventListener('click', refresh);
+  }
+
+  const autocomplete = window.WebmailAutocomplete ? window.WebmailAutocomplete(request) : { show: function () {} };
+
+  function startFramedSend() {
+    const form = document.getElementById('compose-form');
+    const frame = document.getElementById('savetarget');
+    if (!form || !frame) return;
+    const button = document.getElementById('send-button');
+    form.target = 'savetarget';
+    let sending = false;
+    form.addEventListener('submit', function () {
+      const unlock = 'loading' + Date.now();
+      form.action = base + '?_task=mail&_action=send&_unlock=' + unlock + '&_framed=1';
+      sending = true;
+      button.disabled = true;
+      showMessage('Sending message...', 'loading');
+    });
+    frame.addEventListener('load', function () {
+      if (!sending) return;
+      sending = false;
+      button.disabled = false;
+      const doc = frame.contentDocument;
+      const result = doc && doc.getElementById('frame-result');
+      if (!result) {
+        const title = doc && doc.querySelector('.error-title');
+        showMessage(title ? title.textContent : 'Connection Error (Failed to reach the server)!', 'error');
+        return;
+      }
+      showMessage(result.dataset.message, result.dataset.type);
+      if (result.dataset.next) window.location.href = result.dataset.next;
+    });
+  }
+
+  startRefresh();
+  startFramedSend();
+})();

@@ -1,0 +1,43 @@
+import { appendFileSync } from 'node:fs';
+import { ensureDirectory } from '../../shared/directories.ts';
+import { join } from 'node:path';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * PHP's `date('d-M-Y H:i:s O')` in the process's local time zone, e.g. `22-Nov-2026 06:52:34 +0000`:
+ * Roundcube's default log_date_format, which fail2ban's date detector and log tools expect.
+ */
+export function formatLogDate(date: Date): string {
+  const offset = -date.getTimezoneOffset();
+  const sign = offset < 0 ? '-' : '+';
+  const zone = `${sign}${two(Math.floor(Math.abs(offset) / 60))}${two(Math.abs(offset) % 60)}`;
+  const day = `${two(date.getDate())}-${MONTHS[date.getMonth()]}-${date.getFullYear()}`;
+  return `${day} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())} ${zone}`;
+}
+
+/** Text from a request (a username, a URI) must not be able to start a forged line of its own. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this must find
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, '?');
+}
+
+/** One of Roundcube's log files in LOG_DIR: every line is `[<date>]: <text>`, appended at once. */
+export class RoundcubeLogFile {
+  readonly path: string;
+
+  constructor(
+    logDir: string,
+    name: string,
+    private readonly now: () => Date,
+  ) {
+    ensureDirectory(logDir);
+    this.path = join(logDir, name);
+  }
+
+  append(text: string): void {
+    appendFileSync(this.path, `[${formatLogDate(this.now())}]: ${oneLine(text)}\n`);
+  }
+}

@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabase } from '../../shared/sqlite.ts';
+import { mailSchema } from './sqlite-mail-schema.ts';
+import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
+
+type EntryRow = {
+  uid: number;
+  folder: Folder;
+  sender: string;
+  to_addresses: string;
+  cc_addresses: string;
+  subject: string;
+  date: string;
+  seen: number;
+  body: string;
+  message_id: string;
+};
+
+const SELECT_ENTRY = `SELECT e.uid, e.folder, e.seen, m.sender, m.to_addresses, m.cc_addresses, m.subject, m.date, m.body, m.message_id
+  FROM mailbox_entries e JOIN messages m ON m.id = e.message`;
+
+const toHeader = (row: EntryRow): MessageHeader => ({
+  uid: row.uid,
+  folder: row.folder,
+  from: row.sender,
+  to: JSON.parse(row.to_addresses) as string[],
+  cc: JSON.parse(row.cc_addresses) as string[],
+  subject: row.subject,
+  date: row.date,
+  seen: row.seen === 1,
+});
+
+/** `<DATA_DIR>/mail.sqlite`: WAL with synchronous FULL, so a delivered message survives a crash. */
+export class SqliteMailStore implements MailStore {
+  private readonly db: SqliteDatabase;
+
+  constructor(path: string) {
+    this.db = openSqlite(path, mailSchema);
+  }
+
+  static inDataDir(dataDir: string): SqliteMailStore {
+    return new SqliteMailStore(join(dataDir, 'mail.sqlite'));
+  }
+
+  deliver(delivery: Delivery): { sentUid: number } {
+    return this.db.transaction(() => {
+      const message = this.db
+        .prepare('INSERT INTO messages (message_id, sender, to_addresses, cc_addresses, subject, body, date) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(delivery.messageId, delivery.from, JSON.stringify(delivery.to), JSON.stringify(delivery.cc), delivery.subject, delivery.body, delivery.date);
+      const file = this.db.prepare('INSERT INTO mailbox_entries (account_id, folder, message, seen) VALUES (?, ?, ?, ?)');
+      const sentUid = Number(file.run(delivery.senderAccountId, 'Sent', message.lastInsertRowid, 1).lastInsertRowid);
+      const delivered = new Set<string>();
+      for (const recipient of delivery.localRecipients) {
+        if (delivered.has(recipient.accountId)) continue;
+        delivered.add(recipient.accountId);
+        file.run(recipient.accountId, 'INBOX', message.lastInsertRowid, 0);
+        this.remember(recipient.accountId, delivery.from, delivery.date);
+      }
+      for (const address of [...delivery.to, ...delivery.cc]) this.remember(delivery.senderAccountId, address, delivery.date);
+      return { sentUid };
+    })();
+  }
+
+  list(accountId: string, folder: Folder, limit: number): MessageHeader[] {
+    return this.listNewerThan(accountId, folder, 0, limit);
+  }
+
+  listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): MessageHeader[] {
+    return this.db
+      .prepare<[string, string, number, number], EntryRow>(`${SELECT_ENTRY} WHERE e.account_id = ? AND e.folder = ? AND e.uid > ? ORDER BY e.uid DESC LIMIT ?`)
+      .all(accountId, folder, uid, limit)
+      .map(toHeader);
+  }
+
+  get(accountId: string, folder: Folder, uid: number): StoredMessage | null {
+    const row = this.db
+      .prepare<[string, string, number], EntryRow>(`${SELECT_ENTRY} WHERE e.account_id = ? AND e.folder = ? AND e.uid = ?`)
+      .get(accountId, folder, uid);
+    return row ? { ...toHeader(row), body: row.body, messageId: row.message_id } : null;
+  }
+
+  markSeen(accountId: string, uid: number): void {
+    this.db.prepare('UPDATE mailbox_entries SET seen = 1 WHERE account_id = ? AND uid = ?').run(accountId, uid);
+  }
+
+  unreadCount(accountId: string, folder: Folder): number {
+    return this.db
+      .prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM mailbox_entries WHERE account_id = ? AND folder = ? AND seen = 0')
+      .get(accountId, folder)!.n;
+  }
+
+  correspondents(accountId: string, search: string, limit: number): string[] {
+    const escaped = search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return this.db
+      .prepare<[string, string, number], { address: string }>(
+        "SELECT address FROM correspondents WHERE account_id = ? AND address LIKE ? ESCAPE '\\' ORDER BY last_used DESC LIMIT ?",
+      )
+      .all(accountId, `%${escaped}%`, limit)
+      .map((row) => row.address);
+  }
+
+  /** Journal mode and sync level of the open connection, as SQLite reports them. */
+  durability(): ConnectionDurability {
+    return durabilityOf(this.db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private remember(accountId: string, address: string, date: string): void {
+    this.db
+      .prepare('INSERT INTO correspondents (account_id, address, last_used) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET last_used = excluded.last_used')
+      .run(accountId, address.toLowerCase(), date);
+  }
+}

@@ -1,0 +1,54 @@
+import { AjaxResponse } from './ajax-response.ts';
+import { autocompleteAction } from './actions/autocomplete-action.ts';
+import { composeAction } from './actions/compose-action.ts';
+import { loginAction } from './actions/login-action.ts';
+import { logoutAction } from './actions/logout-action.ts';
+import { listAction, showAction } from './actions/mailbox-actions.ts';
+import { refreshAction } from './actions/refresh-action.ts';
+import { sendAction } from './actions/send-action.ts';
+import { unauthenticated } from './actions/unauthenticated.ts';
+import type { LoggedInSession } from './actions/logged-in-session.ts';
+import { errorPage } from './pages/error-page.ts';
+import { redirect, sendForbidden, sendPage } from './responses.ts';
+import type { ResolvedSession } from './sessions/session-resolver.ts';
+import type { WebmailServices } from './webmail-dependencies.ts';
+import type { WebmailRequest } from './webmail-request.ts';
+
+type MailAction = (services: WebmailServices, request: WebmailRequest, session: LoggedInSession) => void | Promise<void>;
+
+/** The mail task's actions and the method each answers to. */
+const MAIL_ACTIONS: Record<string, { readonly method: 'GET' | 'POST'; readonly run: MailAction }> = {
+  '': { method: 'GET', run: listAction },
+  list: { method: 'GET', run: listAction },
+  show: { method: 'GET', run: showAction },
+  compose: { method: 'GET', run: composeAction },
+  send: { method: 'POST', run: sendAction },
+  autocomplete: { method: 'POST', run: autocompleteAction },
+  refresh: { method: 'POST', run: refreshAction },
+  'keep-alive': { method: 'GET', run: (_s, request) => new AjaxResponse('keep-alive').send(request.ctx) },
+};
+
+function notFound(request: WebmailRequest): void {
+  sendPage(
+    request.ctx,
+    404,
+    errorPage({ title: 'Invalid request', lines: ['The requested action does not exist.'], link: { href: '/webmail/', text: 'Go to the mailbox' } }),
+  );
+}
+
+/**
+ * Roundcube's front controller, in its order: login and logout first; then anything else needs a
+ * logged-in session; then every POST must pass the request check before its action runs.
+ */
+export async function routeRequest(services: WebmailServices, request: WebmailRequest, resolved: ResolvedSession): Promise<void> {
+  const { loggedIn } = resolved;
+  if (request.task === 'login' && request.action === 'login' && request.method === 'POST') return loginAction(services, request);
+  if (request.task === 'logout') return logoutAction(services, request, loggedIn !== null);
+  if (!loggedIn) return unauthenticated(services, request, resolved.sessionLost);
+  if (request.method === 'POST' && !services.security.check(request, 'POST')) return sendForbidden(request);
+  if (request.task === 'login') return redirect(request.ctx, '/webmail/?_task=mail');
+  if (request.task !== 'mail') return notFound(request);
+  const action = MAIL_ACTIONS[request.action];
+  if (!action || (action.method === 'POST') !== (request.method === 'POST')) return notFound(request);
+  await action.run(services, request, loggedIn);
+}

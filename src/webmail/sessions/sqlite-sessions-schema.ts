@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { openSqlite, type SqliteDatabase } from '../../shared/sqlite.ts';
+import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
+
+/**
+ * `webmail-sessions.sqlite`, which holds the sessions and their compose IDs, step by step. Add a step
+ * for every change; never edit one that has shipped.
+ */
+export const webmailSessionsSchema: SqliteSchema = {
+  name: 'webmail-sessions',
+  steps: [
+    // IF NOT EXISTS: files written before versions were recorded already have these tables.
+    sqlStep(
+      1,
+      'sessions (token, login, expiry) and the compose IDs of each session',
+      `CREATE TABLE IF NOT EXISTS webmail_sessions (
+        id TEXT PRIMARY KEY,
+        request_token TEXT NOT NULL,
+        login_page_shown INTEGER NOT NULL,
+        account_id TEXT,
+        username TEXT,
+        auth_secret TEXT,
+        last_compose_id TEXT,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS webmail_sessions_expiry ON webmail_sessions (expires_at);
+      CREATE TABLE IF NOT EXISTS webmail_compose (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES webmail_sessions(id) ON DELETE CASCADE,
+        sending INTEGER NOT NULL DEFAULT 0,
+        defaults TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS webmail_compose_session ON webmail_compose (session_id);`,
+    ),
+  ],
+};
+
+/** `<dataDir>/webmail-sessions.sqlite`, shared by the session store and the compose store. */
+export const openSessionDatabase = (dataDir: string): SqliteDatabase => openSqlite(join(dataDir, 'webmail-sessions.sqlite'), webmailSessionsSchema);

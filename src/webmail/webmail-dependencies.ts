@@ -1,0 +1,26 @@
+import type { AccountStore } from '../accounts/account-store.ts';
+import type { ComposeStore } from './sessions/compose-store.ts';
+import type { ErrorLog } from './logs/error-log.ts';
+import type { LoginLog } from './logs/login-log.ts';
+import type { LoginRateLimit } from './sessions/login-rate-limit.ts';
+import type { MailSender } from './mail/mail-sender.ts';
+import type { MailStore } from './mail/mail-store.ts';
+import type { RequestSecurity } from './request-check.ts';
+import type { SessionStore } from './sessions/session-store.ts';
+import type { WebmailConfig } from './webmail-config.ts';
+
+/** Everything the webmail's actions use, built once by createWebmail. */
+export type WebmailServices = {
+  readonly config: WebmailConfig;
+  readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly compose: ComposeStore;
+  readonly mail: MailStore;
+  readonly sender: MailSender;
+  readonly security: RequestSecurity;
+  readonly errors: ErrorLog;
+  readonly logins: LoginLog;
+  readonly rateLimit: LoginRateLimit;
+  /** Waits without blocking the process (the failed-login pause); tests replace it. */
+  readonly pause: (ms: number) => Promise<void>;
+};

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { FILTER_EVENT_VERSIONS, filterEventReader, readFilterEvent, schemaVersionOf, type Upcasters } from '../../src/events/filter-event-versions.ts';
+
+const now = '2026-11-22T10:00:00.000Z';
+const updated = { filterId: '1', title: 't', context: ['home'], action: 'hide', expiresAt: null, updatedAt: now };
+
+// A made-up history of FilterUpdated: version 1 named the list `contexts`, version 2 had `irreversible`
+// where version 3 (the current one here) has `action`.
+const versions = { ...FILTER_EVENT_VERSIONS, FilterUpdated: 3 };
+const upcasters: Upcasters = {
+  FilterUpdated: {
+    1: ({ contexts, ...rest }) => ({ ...rest, context: contexts }),
+    2: ({ irreversible, ...rest }) => ({ ...rest, action: irreversible ? 'hide' : 'warn' }),
+  },
+};
+const readEvolved = filterEventReader(upcasters, versions);
+
+describe('Reading stored filter events (schema versions and upcasting)', () => {
+  it('reads an event of the current version as it was stored', () => {
+    assert.deepEqual(readFilterEvent({ type: 'FilterUpdated', data: updated, metadata: { schemaVersion: 1 } }), { type: 'FilterUpdated', data: updated });
+  });
+
+  it('takes an event stored without a version as version 1', () => {
+    assert.equal(schemaVersionOf({}), 1);
+    assert.equal(schemaVersionOf(null), 1);
+    assert.equal(schemaVersionOf({ schemaVersion: 'x' }), 1);
+    assert.equal(schemaVersionOf({ schemaVersion: 0 }), 1);
+    assert.equal(schemaVersionOf({ schemaVersion: 1.5 }), 1);
+    assert.equal(schemaVersionOf({ schemaVersion: 4 }), 4);
+    assert.deepEqual(readFilterEvent({ type: 'FilterUpdated', data: updated, metadata: null }), { type: 'FilterUpdated', data: updated });
+  });
+
+  it('skips a type it does not know, a version newer than it knows, and data that is not an object', () => {
+    assert.equal(readFilterEvent({ type: 'FilterRenamedInTheFuture', data: {}, metadata: {} }), null);
+    assert.equal(readFilterEvent({ type: 'toString', data: {}, metadata: {} }), null);
+    assert.equal(readFilterEvent({ type: 'FilterUpdated', data: updated, metadata: { schemaVersion: 2 } }), null);
+    assert.equal(readFilterEvent({ type: 'FilterUpdated', data: null, metadata: {} }), null);
+    assert.equal(readFilterEvent({ type: 'FilterUpdated', data: 'x', metadata: {} }), null);
+  });
+
+  it('upcasts an old version through every later one, and leaves the current version alone', () => {
+    const v1 = { filterId: '1', title: 't', contexts: ['home'], irreversible: true, expiresAt: null, updatedAt: now };
+    const v2 = { filterId: '1', title: 't', context: ['home'], irreversible: false, expiresAt: null, updatedAt: now };
+    assert.deepEqual(readEvolved({ type: 'FilterUpdated', data: v1, metadata: { schemaVersion: 1 } }), { type: 'FilterUpdated', data: updated });
+    assert.deepEqual(readEvolved({ type: 'FilterUpdated', data: v2, metadata: { schemaVersion: 2 } }), {
+      type: 'FilterUpdated',
+      data: { ...updated, action: 'warn' },
+    });
+    assert.deepEqual(readEvolved({ type: 'FilterUpdated', data: updated, metadata: { schemaVersion: 3 } }), { type: 'FilterUpdated', data: updated });
+    assert.equal(readEvolved({ type: 'FilterUpdated', data: updated, metadata: { schemaVersion: 4 } }), null);
+    const deleted = { filterId: '1', deletedAt: now };
+    assert.deepEqual(readEvolved({ type: 'FilterDeleted', data: deleted, metadata: {} }), { type: 'FilterDeleted', data: deleted });
+  });
+
+  it('refuses an upcaster chain with a gap when the reader is made', () => {
+    assert.throws(() => filterEventReader({ FilterUpdated: { 1: (d) => d } }, versions), /no upcaster reads FilterUpdated version 2 as version 3/);
+    assert.throws(() => filterEventReader({}, { ...FILTER_EVENT_VERSIONS, KeywordsUpdated: 2 }), /KeywordsUpdated version 1/);
+    assert.doesNotThrow(() => filterEventReader());
+  });
+});
