@@ -42,7 +42,10 @@ describe('Auditor CLI: events and filters --as-of', function () {
     kept = (await a.post('/api/v2/filters', newFilter('kept'))).body.id;
     renamed = (await a.post('/api/v2/filters', newFilter('old title'))).body.id;
     await filtersApi(service.url, bob.token).post('/api/v2/filters', newFilter("bob's"));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Event times have millisecond resolution: let the clock pass bob's event, so a moment between it
+    // and the rename exists. This waits for the next millisecond, not for a guessed delay.
+    const bobsTime = Date.now();
+    while (Date.now() <= bobsTime) await new Promise((resolve) => setImmediate(resolve));
     await a.put(`/api/v2/filters/${renamed}`, { title: 'new title' });
     await a.delete(`/api/v2/filters/${kept}`);
   });
@@ -76,7 +79,7 @@ describe('Auditor CLI: events and filters --as-of', function () {
       cli('events', '--account', alice.accountId),
       cli('events', '--filter', renamed),
       cli('events', '--since', '6'),
-      cli('events', '--since', new Date(Date.parse(beforeRename.time) + 5).toISOString()),
+      cli('events', '--since', new Date(Date.parse(beforeRename.time) + 1).toISOString()),
     ]);
     assert.equal(ndjson(mine.stdout).length, 6);
     const bobsStream = `filter-${(await filtersApi(service.url, bob.token).get('/api/v2/filters')).body[0].id}`;
