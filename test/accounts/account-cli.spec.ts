@@ -17,7 +17,7 @@ async function storedHash(dataDir: string, username: string): Promise<string | n
 }
 
 describe('account CLI passwords', function () {
-  this.timeout(30000);
+  this.timeout(90_000);
 
   it('creates an account with a password read from stdin and prints only the id', async () => {
     const dir = scratchDir();

@@ -36,7 +36,8 @@ function httpPort(line: Line): number | null {
 
 for (const [script, service] of Object.entries(SCRIPTS)) {
   describe(`npm run ${script}, signalled through npm's pid`, function () {
-    this.timeout(30_000);
+    // Only ends a hang: npm, its stale-build check and a service start can take a minute on a loaded 2-core machine.
+    this.timeout(120_000);
     let npm: ChildProcess;
     let servicePid: number | undefined;
 

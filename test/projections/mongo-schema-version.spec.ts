@@ -11,7 +11,7 @@ type AnyDoc = { _id: string } & Record<string, unknown>;
 
 /** Runs against the wire-protocol stand-in (mockupdb + mongomock, not a real server), as CI does. */
 describe('MongoDB read models record their schema version (against the stand-in)', function () {
-  this.timeout(20_000);
+  this.timeout(90_000);
   const missing = standInMissing();
   const standIn = mongoStandIn(missing);
   let client: MongoClient;

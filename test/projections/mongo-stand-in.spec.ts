@@ -12,7 +12,7 @@ import { mongoStandIn, standInMissing } from '../support/mongo-stand-in.ts';
  * real-server run is test/projections/mongo-read-store.spec.ts with MONGODB_URL.
  */
 describe('MongoDB read store against a wire-protocol stand-in (mockupdb + mongomock, not a real server)', function () {
-  this.timeout(20_000);
+  this.timeout(90_000);
   const missing = standInMissing();
   const standIn = mongoStandIn(missing);
   const databases = new WeakMap<ManagedReadStore, string>();

@@ -7,7 +7,7 @@ import { RpcProcess } from './support/rpc-process.ts';
 import { waitUntil } from '../support/wait-until.ts';
 
 describe('TestService process (npm run rpc)', function () {
-  this.timeout(20_000);
+  this.timeout(90_000);
   const started: RpcProcess[] = [];
   const start = (env: Record<string, string> = {}) => {
     const rpc = new RpcProcess(env);

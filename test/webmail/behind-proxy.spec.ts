@@ -28,7 +28,7 @@ const loginLines = (server: TestServer) =>
 const sessionCookies = (headers: Headers) => headers.getSetCookie().filter((line) => line.startsWith('roundcube_'));
 
 describe('webmail behind a reverse proxy (TRUST_PROXY)', function () {
-  this.timeout(30_000);
+  this.timeout(90_000);
 
   async function serverWith(env: Record<string, string>) {
     const server = await TestServer.start(env);

@@ -15,7 +15,7 @@ function fail2banRegex(log: string, output?: string): { status: number | null; s
 }
 
 describe('fail2ban roundcube-auth over userlogins.log', function () {
-  this.timeout(30000);
+  this.timeout(90_000);
   let server: WebmailServer;
 
   before(async function () {
