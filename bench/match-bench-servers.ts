@@ -5,16 +5,17 @@
  * answers `[]` for every status without matching. Prints one JSON line, then runs until killed.
  */
 import { connect } from 'nats';
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config.ts';
 import { MATCH_QUEUE_GROUP } from '../src/notifications/nats-match-responder.ts';
 import { startService } from '../src/service.ts';
-import { newId } from '../src/shared/ids.ts';
 import { silentLogger } from '../src/shared/logger.ts';
 import { scratchDir } from '../test/support/scratch-dir.ts';
 import { benchFilters } from './match-bench-data.ts';
 
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const subject = `bench.filters.match.${newId()}`;
+// Not newId(): this process holds no worker number until startService has leased one.
+const subject = `bench.filters.match.${randomBytes(6).toString('hex')}`;
 const echoSubject = `${subject}.echo`;
 
 const env = { DATA_DIR: scratchDir('cf-bench-'), PORT: '0', HOST: '127.0.0.1', NATS_URL: natsUrl, NATS_MATCH_SUBJECT: subject };

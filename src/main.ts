@@ -1,12 +1,20 @@
+import { CONFIG_SETTINGS } from './config-help.ts';
 import { loadConfig } from './config.ts';
 import { startService } from './service.ts';
 import { createLogger } from './shared/logger.ts';
 import { runProcess } from './shared/process-runner.ts';
+import { VERSION } from './shared/version.ts';
 import { describeStores } from './stores.ts';
+import { WEBMAIL_SETTINGS } from './webmail/webmail-settings-help.ts';
 import { loadWebmailConfig } from './webmail/webmail-config.ts';
 
 /** `npm start` / `npm run api`: the HTTP API, the webmail and (unless PROJECTOR=off) a projector. */
 await runProcess({
+  help: {
+    usage: 'npm start | npm run api | node dist/main.js',
+    summary: 'The filters HTTP API, the webmail and (unless PROJECTOR=off) a projector.',
+    settings: [...CONFIG_SETTINGS, ...WEBMAIL_SETTINGS],
+  },
   loadConfig: (env) => {
     const config = loadConfig(env);
     loadWebmailConfig(config.dataDir, env); // checked here too, so a bad one is refused before any store opens
@@ -18,6 +26,7 @@ await runProcess({
     logger.info(
       {
         url: service.url,
+        version: VERSION,
         dataDir: config.dataDir,
         nats: config.natsUrl ?? 'off',
         redis: config.redisUrl ? 'on' : 'off',

@@ -1,5 +1,6 @@
 import { runProcess } from '../shared/process-runner.ts';
 import { loadRpcConfig } from './rpc-config.ts';
+import { RPC_SETTINGS } from './rpc-settings-help.ts';
 import { createRpcLogger, routeGrpcLogs } from './rpc-logger.ts';
 import { startRpcServer } from './rpc-server.ts';
 
@@ -9,6 +10,11 @@ import { startRpcServer } from './rpc-server.ts';
  * A bad setting or an address that cannot be bound exits 1 after one fatal log line.
  */
 await runProcess({
+  help: {
+    usage: 'npm run rpc | node dist/rpc/main.js',
+    summary: 'The gRPC TestService (with health and reflection) in its own process.',
+    settings: RPC_SETTINGS,
+  },
   loadConfig: loadRpcConfig,
   createLogger: createRpcLogger,
   start: async (config, logger) => {

@@ -6,6 +6,7 @@ import { doubleEcho } from './double-echo.ts';
 import { loadReflectionDefinition, loadTestServiceDefinition, TEST_SERVICE_NAME } from './package-definitions.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './rpc-config.ts';
 import { silentLogger, type Logger } from '../shared/logger.ts';
+import { VERSION } from '../shared/version.ts';
 import { StreamGauge } from './stream-gauge.ts';
 import { echo, sum } from './unary-methods.ts';
 
@@ -48,7 +49,7 @@ export async function startRpcServer(options: RpcServerOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const hostInUri = host.includes(':') ? `[${host}]` : host;
   const port = await bind(server, `${hostInUri}:${options.port ?? 0}`);
-  logger.info({ event: 'listening', host, port, ...limits(options) }, 'gRPC TestService listening');
+  logger.info({ event: 'listening', host, port, version: VERSION, ...limits(options) }, 'gRPC TestService listening');
 
   const shutdown = (graceMs: number) =>
     new Promise<ShutdownOutcome>((resolve) => {

@@ -1,8 +1,11 @@
 import { exitGracefully, type Stoppable } from './graceful-shutdown.ts';
 import type { Logger } from './logger.ts';
+import { informationAsked, type ProcessHelp } from './process-help.ts';
 import { BadSetting } from './settings.ts';
 
 export interface ProcessDefinition<Config extends { readonly logLevel: string }> {
+  /** What --help prints (the settings loadConfig reads); --version prints the package's version. */
+  readonly help: ProcessHelp;
   /** Reads and checks every setting before anything starts. */
   readonly loadConfig: (env: NodeJS.ProcessEnv) => Config;
   readonly createLogger: (level: string) => Logger;
@@ -28,6 +31,11 @@ const failureFields = (error: unknown): Record<string, unknown> =>
  * SIGTERM/SIGINT shut it down gracefully.
  */
 export async function runProcess<Config extends { readonly logLevel: string }>(definition: ProcessDefinition<Config>): Promise<void> {
+  const information = informationAsked(process.argv.slice(2), definition.help);
+  if (information !== null) {
+    process.stdout.write(information);
+    return;
+  }
   let config: Config;
   try {
     config = definition.loadConfig(process.env);

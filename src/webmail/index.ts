@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { ComposeStore } from './sessions/compose-store.ts';
 import { ErrorLog } from './logs/error-log.ts';
+import { timerPause } from './sessions/failed-login-pause.ts';
 import { LoginLog } from './logs/login-log.ts';
 import { LoginRateLimit } from './sessions/login-rate-limit.ts';
 import { MailSender } from './mail/mail-sender.ts';
@@ -54,7 +54,7 @@ export function createWebmail(deps: WebmailDeps): Webmail {
     errors,
     logins: new LoginLog(config.logDir),
     rateLimit: new LoginRateLimit(config.loginRateLimit, config.loginRateWindowMillis),
-    pause: deps.pause ?? ((ms: number) => delay(ms)),
+    pause: deps.pause ?? timerPause,
   };
   return {
     middleware: webmailMiddleware(services, new StaticAssets()),

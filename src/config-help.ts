@@ -1,0 +1,20 @@
+import type { SettingHelp } from './shared/process-help.ts';
+
+/** Every variable loadConfig reads, for the --help of the API and projector processes (README "Configuration"). */
+export const CONFIG_SETTINGS: readonly SettingHelp[] = [
+  { name: 'PORT', fallback: '3000', meaning: 'HTTP port (0: the OS chooses)' },
+  { name: 'HOST', fallback: '0.0.0.0', meaning: 'HTTP address' },
+  { name: 'DATA_DIR', fallback: './data', meaning: 'where the embedded stores keep their files' },
+  { name: 'LOG_LEVEL', fallback: 'info', meaning: 'trace, debug, info, warn, error, fatal or silent' },
+  { name: 'NATS_URL', fallback: 'unset', meaning: 'announce filters_changed on NATS and answer filter-matching requests' },
+  { name: 'NATS_MATCH_SUBJECT', fallback: 'filters.match', meaning: 'matching requests arrive on <this>.<account_id>' },
+  { name: 'REDIS_URL', fallback: 'unset', meaning: "also publish filters_changed on Mastodon's Redis channels" },
+  { name: 'REDIS_NAMESPACE', fallback: 'unset', meaning: "Mastodon's REDIS_NAMESPACE, a prefix for those channels" },
+  { name: 'EVENTSTORE_URL', fallback: 'unset', meaning: 'keep the event log in EventStoreDB, e.g. esdb://localhost:2113?tls=false' },
+  { name: 'MONGODB_URL', fallback: 'unset', meaning: 'keep the read models in MongoDB, e.g. mongodb://localhost:27017/content_filters' },
+  { name: 'PROJECTOR', fallback: 'on', meaning: 'off runs the HTTP API without the in-process projector' },
+  { name: 'PROJECTOR_LEASE_MS', fallback: '10000', meaning: "how long a projector's lease lasts without renewal" },
+  { name: 'PROJECTOR_MAX_LAG_MS', fallback: '5000', meaning: '/health answers 503 once the projection lags more than this' },
+  { name: 'TRUST_PROXY', fallback: 'off', meaning: 'on, off or the number of proxies whose X-Forwarded-* headers are believed' },
+  { name: 'CORS_ORIGINS', fallback: '*', meaning: 'origins browsers may call /api/* from: * or a list such as https://elk.zone' },
+];
