@@ -102,7 +102,12 @@ async function nats(): Promise<void> {
     env: { ...process.env, NATS_URL: natsUrl },
   });
   try {
-    const [ready] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+    // A servers process that dies before its ready line must end the bench, not leave it waiting.
+    const exited = once(child, 'exit').then(([code]) => {
+      throw new Error(`the bench servers process ended (exit ${String(code)}) before it was ready`);
+    });
+    const [ready] = (await Promise.race([once(createInterface({ input: child.stdout }), 'line'), exited])) as [string];
+    exited.catch(() => {});
     const { subject, echoSubject, accountId } = JSON.parse(ready) as { subject: string; echoSubject: string; accountId: string };
     const encoder = new TextEncoder();
     const statuses = benchStatuses(5000);
