@@ -67,7 +67,11 @@ describe('Command handler', () => {
       const { store, calls } = storeWith(events, async () => {
         throw new ConcurrencyError(filterStream(filterId), 0n, 1n);
       });
-      await assert.rejects(runCommand(store, addKeyword(filterId, newId(), 'mine')), ConflictError);
+      await assert.rejects(runCommand(store, addKeyword(filterId, newId(), 'mine')), (error) => {
+        assert.ok(error instanceof ConflictError);
+        assert.equal(String(error), 'ConflictError: The filter was changed by another request at the same time; try again');
+        return true;
+      });
       assert.equal(calls.appends, 6);
       assert.deepEqual(await keywordsOf(), []);
     });
@@ -90,6 +94,13 @@ describe('Command handler', () => {
       await assert.rejects(runCommand(store, addKeyword(filterId, newId(), 'mine')), /disk full/);
       assert.equal(calls.appends, 1);
     });
+  });
+
+  it('appends nothing and reports no position for a command that changes nothing', async () => {
+    const { store, calls } = storeWith(events, async () => {});
+    const outcome = await runCommand(store, rename(filterId, 't'));
+    assert.deepEqual([outcome.events, outcome.position, calls.appends], [[], null, 0]);
+    assert.equal(outcome.state.phase === 'active' && outcome.state.settings.title, 't');
   });
 
   it('retries a race lost to another process on the same data directory', async function () {

@@ -65,13 +65,15 @@ describe('Rails-style form parameters', () => {
   });
 
   it('keeps a malformed name as a plain key instead of failing', () => {
-    assert.deepEqual(plain(parse('a[b=1&c]=2&[x]=3&d[e]f=4&g[h[i]]=5&j]k[l]=6')), {
+    assert.deepEqual(plain(parse('a[b=1&c]=2&[x]=3&d[e]f=4&g[h[i]]=5&j]k[l]=6&m[n]o]=7&p[q[r]=8')), {
       'a[b': '1',
       'c]': '2',
       '[x]': '3',
       'd[e]f': '4',
       'g[h[i]]': '5',
       'j]k[l]': '6',
+      'm[n]o]': '7',
+      'p[q[r]': '8',
     });
     assert.deepEqual(splitName('a[b][]'), ['a', 'b', '']);
     assert.deepEqual(splitName('a'), ['a']);
@@ -124,6 +126,8 @@ describe('Rails-style form parameters', () => {
       (n: number) => Array.from({ length: n }, (_, i) => `k${'[a]'.repeat(PARAM_LIMITS.depth - 1)}[${i}]=1`),
       (n: number) => Array.from({ length: n }, () => `keywords_attributes[][x]=1`),
       (n: number) => Array.from({ length: n }, () => `${'k'.repeat(1000)}[${'x'.repeat(1000)}]=1`),
+      (n: number) => Array.from({ length: n }, (_, i) => `${'k'.repeat(1000)}${i}=1`),
+      (n: number) => Array.from({ length: n }, (_, i) => `k${i}[${'x'.repeat(1000)}=1`),
     ];
     for (const shape of shapes) {
       const ratios = [16, 64, 256, 900].map((n) => {

@@ -58,14 +58,21 @@ describe('request bodies, bad input and tokens', () => {
   });
 
   it('answers 400 JSON for malformed JSON and a non-object JSON body', async () => {
-    jsonError(
-      await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, raw: { contentType: 'application/json', body: '{"title": ' } }),
-      400,
-    );
-    jsonError(
-      await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, raw: { contentType: 'application/json', body: '"title"' } }),
-      400,
-    );
+    for (const body of ['{"title": ', '"title"', 'null']) {
+      const response = await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, raw: { contentType: 'application/json', body } });
+      jsonError(response, 400);
+      assert.deepEqual(response.body, { error: 'Error occurred while parsing request parameters' }, body);
+    }
+  });
+
+  it('takes an empty JSON or form body as no parameters', async () => {
+    const token = given.alice.token;
+    const { id } = (await given.server.request('POST', '/api/v2/filters', { token, form: 'title=t&context[]=home' })).body;
+    for (const contentType of ['application/json', 'application/x-www-form-urlencoded']) {
+      const response = await given.server.request('PUT', `/api/v2/filters/${id}`, { token, raw: { contentType, body: '' } });
+      assert.equal(response.status, 200, `${contentType}: ${JSON.stringify(response.body)}`);
+      assert.equal(response.body.title, 't');
+    }
   });
 
   it('answers 422 JSON for parameters of the wrong type, naming them', async () => {
@@ -119,13 +126,16 @@ describe('request bodies, bad input and tokens', () => {
       json: { title: 'x'.repeat(400 * 1024), context: ['home'] },
     });
     jsonError(response, 413);
+    assert.deepEqual(response.body, { error: 'Request entity too large' });
   });
 
   it('answers 413 JSON for an oversized multipart field and for any file upload (filters take none)', async () => {
     const big = new FormData();
     big.append('title', 'x'.repeat(400 * 1024));
     big.append('context[]', 'home');
-    jsonError(await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, multipart: big }), 413);
+    const tooBig = await given.server.request('POST', '/api/v2/filters', { token: given.alice.token, multipart: big });
+    jsonError(tooBig, 413);
+    assert.deepEqual(tooBig.body, { error: 'Request entity too large' });
     const file = new FormData();
     file.append('title', 'x');
     file.append('context[]', 'home');

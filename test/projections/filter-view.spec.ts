@@ -66,4 +66,46 @@ describe('Filter view projection', () => {
     ]);
     assert.equal(v1RecordsOf(fold(history)!)[0]?.irreversible, false);
   });
+
+  it('skips an event at a revision it has already folded, even one that differs (a duplicate delivery)', () => {
+    const view = fold(history)!;
+    const other: FilterEvent = {
+      type: 'FilterUpdated',
+      data: { filterId, title: 'other', context: ['home'], action: 'hide', expiresAt: null, updatedAt: now },
+    };
+    assert.equal(projectFilter(view, other, view.revision), view);
+    assert.equal(projectFilter(view, other, view.revision + 1)?.title, 'other');
+  });
+
+  it('keeps what it has when a FilterCreated comes again, and moves its revision', () => {
+    const view = fold(history)!;
+    assert.deepEqual(projectFilter(view, { ...history[0]!, data: { ...history[0]!.data, title: 'again' } } as FilterEvent, 4), { ...view, revision: 4 });
+  });
+
+  it('records a filtered status once, even when the event comes again at a later revision', () => {
+    const view = fold(history)!;
+    assert.deepEqual(projectFilter(view, history[2]!, 4)?.statuses, [{ id: '300', statusId: '9' }]);
+    const second: FilterEvent = { type: 'StatusFiltered', data: { filterId, filterStatusId: '301', statusId: '10', filteredAt: now } };
+    assert.deepEqual(projectFilter(view, second, 4)?.statuses, [
+      { id: '300', statusId: '9' },
+      { id: '301', statusId: '10' },
+    ]);
+  });
+
+  it('removes only the unfiltered status', () => {
+    const second: FilterEvent = { type: 'StatusFiltered', data: { filterId, filterStatusId: '301', statusId: '10', filteredAt: now } };
+    const removed: FilterEvent = { type: 'StatusUnfiltered', data: { filterId, filterStatusId: '300', statusId: '9', unfilteredAt: now } };
+    assert.deepEqual(fold([...history, second, removed])?.statuses, [{ id: '301', statusId: '10' }]);
+  });
+
+  it('empties the keywords and statuses of a deleted filter', () => {
+    const deleted = fold([...history, { type: 'FilterDeleted', data: { filterId, deletedAt: now } }]);
+    assert.deepEqual([deleted?.keywords, deleted?.statuses], [[], []]);
+  });
+
+  it('derives no v1 record from a view marked deleted, whatever keywords it still lists', () => {
+    // The rule is the deleted flag itself, not the keywords that deleting happens to empty.
+    const view = fold(history)!;
+    assert.deepEqual(v1RecordsOf({ ...view, deleted: true }), []);
+  });
 });
