@@ -1,0 +1,9 @@
+import { loginRateLimitContract } from '../contracts/login-rate-limit.contract.ts';
+import { eachStoreLocation } from '../support/store-locations.ts';
+
+describe('Webmail store adapters (SQLite, the MongoDB stand-in, and a MongoDB server when MONGODB_URL is set)', function () {
+  this.timeout(30_000);
+  eachStoreLocation((name, fixture) => {
+    loginRateLimitContract(name, fixture);
+  });
+});
