@@ -1,4 +1,5 @@
 import type { AccountStore } from './account-store.ts';
+import { SqliteAccountStore } from './sqlite-account-store.ts';
 
 export interface AccountStoreOptions {
   readonly dataDir: string;
@@ -10,10 +11,7 @@ export interface AccountStoreOptions {
 
 /** `<DATA_DIR>/accounts.sqlite`, or MongoDB when MONGODB_URL is set (its driver loaded only then). */
 export async function openAccountStore(options: AccountStoreOptions): Promise<AccountStore> {
-  if (!options.mongodbUrl) {
-    const { SqliteAccountStore } = await import('./sqlite-account-store.ts');
-    return SqliteAccountStore.inDataDir(options.dataDir);
-  }
+  if (!options.mongodbUrl) return SqliteAccountStore.inDataDir(options.dataDir);
   const { connectMongo } = await import('../shared/mongo-connection.ts');
   const { mongoAccountsSchema } = await import('./mongo-accounts-schema.ts');
   const { MongoAccountStore } = await import('./mongo-account-store.ts');
