@@ -110,7 +110,7 @@ export function mailStoreContract(name: string, fixture: () => LocationFixture |
         await mail.deliver(delivery('sender', [key], { subject: '{"$gt": ""}', body, cc: ['__proto__@x.org'] }));
         const [message] = await mail.list(key, 'INBOX', 10);
         assert.equal(message?.subject, '{"$gt": ""}', label);
-        assert.equal((await mail.get(key, 'INBOX', message!.uid))?.body, body, label);
+        assert.equal((await mail.get(key, 'INBOX', message.uid))?.body, body, label);
         assert.equal(await mail.unreadCount(key, 'INBOX'), 1, label);
       }
       assert.deepEqual(await mail.list('a', 'INBOX', 10), [], 'a dotted id is no path');
