@@ -132,8 +132,7 @@ export class MongoMailStore implements MailStore {
   unreadCount(accountId: string, folder: Folder): Promise<number> {
     return mongoCall(STORE, async () => {
       if (!isKey(accountId) || !isKey(folder)) return 0;
-      // Only the ids come back: a count without the aggregation pipeline, which the stand-in lacks.
-      return (await this.entries.find({ accountId, folder, seen: false }, { projection: { _id: 1 } }).toArray()).length;
+      return this.entries.countDocuments({ accountId, folder, seen: false });
     });
   }
 
