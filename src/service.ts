@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { AccountStore } from './accounts/account-store.ts';
-import { SqliteAccountStore } from './accounts/sqlite-account-store.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
 import { ServiceHealth } from './health/service-health.ts';
@@ -18,7 +17,7 @@ import { CheckpointCatchUp } from './projections/runtime/stored-checkpoint-catch
 import type { ManagedReadStore } from './projections/stores/managed-read-store.ts';
 import type { Logger } from './shared/logger.ts';
 import { leaseWorkerNumber } from './shared/worker-numbers.ts';
-import { openEventStore, openNotifier, openReadStore } from './stores.ts';
+import { openAccounts, openEventStore, openNotifier, openReadStore } from './stores.ts';
 import { createWebmail } from './webmail/index.ts';
 
 export interface Stores {
@@ -37,7 +36,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   try {
     return {
       dataDir: config.dataDir,
-      accounts: keep(SqliteAccountStore.inDataDir(config.dataDir)),
+      accounts: keep(await openAccounts(config)),
       events: keep(countedEventStore(await openEventStore(config))),
       reads: keep(await openReadStore(config)),
       notifier: keep(await openNotifier(config, logger)),
@@ -99,7 +98,13 @@ export async function startService({ config, logger, stores: given, env, catchUp
     await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);
   };
   const workerNumber = await orUndo(() => leaseWorkerNumber(stores.reads, { logger }), closeStores);
-  const webmail = createWebmail({ accounts: stores.accounts, dataDir: config.dataDir, env: env ?? process.env });
+  const webmail = await orUndo(
+    () => createWebmail({ accounts: stores.accounts, dataDir: config.dataDir, mongodbUrl: config.mongodbUrl, env: env ?? process.env }),
+    async () => {
+      await workerNumber.release();
+      await closeStores();
+    },
+  );
   const matchers = new AccountMatchers(stores.reads);
   const responder = config.natsUrl
     ? await orUndo(

@@ -1,3 +1,5 @@
+import type { AccountStore } from './accounts/account-store.ts';
+import { openAccountStore } from './accounts/open-account-store.ts';
 import type { Config } from './config.ts';
 import { natsAnnouncementsDelayed, natsPublishFailures, redisPublishFailures } from './metrics/metrics.ts';
 import { FanOutNotifier } from './notifications/fan-out-notifier.ts';
@@ -11,13 +13,19 @@ import { SqliteReadStore } from './projections/stores/sqlite-read-store.ts';
 
 /**
  * Which adapter backs each port: EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is
- * set, the embedded SQLite files in DATA_DIR otherwise. The two choices are independent. The server
- * drivers are loaded only when configured, so the embedded default (and every CLI call) starts faster.
+ * set, the embedded SQLite files in DATA_DIR otherwise. The two choices are independent. MONGODB_URL
+ * moves everything but the events: read models, accounts and tokens, and the webmail's sessions, compose
+ * IDs, login counters and mail (webmail/webmail-stores.ts). The server drivers are loaded only when
+ * configured, so the embedded default (and every CLI call) starts faster.
  */
 export async function openEventStore(config: Config): Promise<EventStore> {
   if (!config.eventStoreUrl) return SqliteEventStore.inDataDir(config.dataDir);
   const { EsdbEventStore } = await import('./events/esdb-event-store.ts');
   return EsdbEventStore.connect(config.eventStoreUrl);
+}
+
+export function openAccounts(config: Config): Promise<AccountStore> {
+  return openAccountStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
 }
 
 export interface ReadStoreOptions {
@@ -66,10 +74,11 @@ async function openPrimaryNotifier(config: Config, logger: Logger, name = 'conte
   });
 }
 
-/** For start-up logs: where events and read models live, without credentials. */
-export function describeStores(config: Config): { events: string; readModels: string } {
+/** For start-up logs: where events, read models and the shared state live, without credentials. */
+export function describeStores(config: Config): { events: string; readModels: string; accountsAndWebmail: string } {
   return {
     events: config.eventStoreUrl ? 'eventstoredb' : 'sqlite',
     readModels: config.mongodbUrl ? 'mongodb' : 'sqlite',
+    accountsAndWebmail: config.mongodbUrl ? 'mongodb' : 'sqlite',
   };
 }

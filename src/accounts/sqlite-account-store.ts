@@ -85,13 +85,18 @@ export class SqliteAccountStore implements AccountStore {
   async createToken(accountId: string, scopes: readonly string[]): Promise<string> {
     const tokenId = newId();
     const secret = mintSecret();
-    this.sql('INSERT INTO access_tokens (id, account_id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
-      tokenId,
-      accountId,
-      hashSecret(secret),
-      scopes.join(' '),
-      new Date().toISOString(),
-    );
+    try {
+      this.sql('INSERT INTO access_tokens (id, account_id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
+        tokenId,
+        String(accountId),
+        hashSecret(secret),
+        scopes.join(' '),
+        new Date().toISOString(),
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new AccountError(`no account ${accountId}`);
+      throw error;
+    }
     return formatToken(tokenId, secret);
   }
 

@@ -1,18 +1,18 @@
 import type { Account, AccountStore } from '../accounts/account-store.ts';
-import { SqliteAccountStore } from '../accounts/sqlite-account-store.ts';
+import { openAccountStore } from '../accounts/open-account-store.ts';
 import type { Config } from '../config.ts';
 import { CliError } from './cli-error.ts';
 import { requireAccounts } from './existing-stores.ts';
 
 /** The account store the server uses. `existing`: for commands that only read, refuse a missing one. */
-export function openAccounts(config: Config, existing = false): AccountStore {
+export function openAccounts(config: Config, existing = false): Promise<AccountStore> {
   if (existing) requireAccounts(config);
-  return SqliteAccountStore.inDataDir(config.dataDir);
+  return openAccountStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
 }
 
 /** Runs `work` with the store open, and closes it whatever happens. */
 export async function withAccounts<T>(config: Config, existing: boolean, work: (store: AccountStore) => Promise<T>): Promise<T> {
-  const store = openAccounts(config, existing);
+  const store = await openAccounts(config, existing);
   try {
     return await work(store);
   } finally {

@@ -1,9 +1,10 @@
 /** The environment the CLI reads, for its --help: the same variables as the server's. */
 export const CLI_SETTINGS_HELP = `
 Settings (environment variables, as the server reads them):
-  DATA_DIR            where the embedded stores are (default ./data): accounts and tokens always,
-                      events unless EVENTSTORE_URL is set, read models unless MONGODB_URL is set
+  DATA_DIR            where the embedded stores are (default ./data): events unless EVENTSTORE_URL is set,
+                      accounts, tokens and read models unless MONGODB_URL is set
   EVENTSTORE_URL      read (and rebuild from) the event log in EventStoreDB, e.g. esdb://localhost:2113?tls=false
-  MONGODB_URL         rebuild the read models in MongoDB, e.g. mongodb://localhost:27017/content_filters
+  MONGODB_URL         accounts and tokens, and the read models to rebuild, in MongoDB,
+                      e.g. mongodb://localhost:27017/content_filters
   PROJECTOR_LEASE_MS  the projector lease (default 10000); a rebuild waits at least twice this for the handover
 `;

@@ -22,7 +22,7 @@ export function requireEventLog(config: Config): void {
   if (!config.eventStoreUrl) requireFile(config, 'events.sqlite', 'event log');
 }
 
-/** Accounts and tokens, which stay in SQLite under DATA_DIR. */
+/** Accounts and tokens, unless they live in MongoDB. */
 export function requireAccounts(config: Config): void {
-  requireFile(config, 'accounts.sqlite', 'accounts');
+  if (!config.mongodbUrl) requireFile(config, 'accounts.sqlite', 'accounts');
 }

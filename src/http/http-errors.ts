@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError, RuleViolation, ValidationError } from '..
 import { EventStoreUnavailableError } from '../events/event-store.ts';
 import { ReadStoreUnavailableError } from '../projections/stores/read-store.ts';
 import { WorkerNumberUnavailableError } from '../shared/ids.ts';
+import { StoreUnavailableError } from '../shared/store-unavailable.ts';
 import type { Logger } from '../shared/logger.ts';
 
 /** An error whose message is meant for the client, with its status. */
@@ -28,6 +29,7 @@ const UNAVAILABLE: Record<string, string> = {
   [EventStoreUnavailableError.name]: 'Service unavailable: the event store cannot be reached',
   [ReadStoreUnavailableError.name]: 'Service unavailable: the read models cannot be reached',
   [WorkerNumberUnavailableError.name]: 'Service unavailable: this process cannot mint ids right now',
+  [StoreUnavailableError.name]: 'Service unavailable: the account store cannot be reached',
 };
 
 function unavailableMessage(error: unknown): string | null {

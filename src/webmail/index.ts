@@ -1,23 +1,23 @@
 import type { Middleware } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
-import { ComposeStore } from './sessions/compose-store.ts';
 import { ErrorLog } from './logs/error-log.ts';
 import { timerPause } from './sessions/failed-login-pause.ts';
 import { LoginLog } from './logs/login-log.ts';
-import { LoginRateLimit } from './sessions/login-rate-limit.ts';
 import { MailSender } from './mail/mail-sender.ts';
 import { createSmtpRelay } from './mail/smtp-relay.ts';
-import { SqliteMailStore } from './mail/sqlite-mail-store.ts';
 import { RequestSecurity } from './request-check.ts';
-import { SessionStore } from './sessions/session-store.ts';
-import { openSessionDatabase } from './sessions/sqlite-sessions-schema.ts';
 import { StaticAssets } from './static-assets.ts';
 import { loadWebmailConfig, type WebmailConfig } from './webmail-config.ts';
 import { webmailMiddleware } from './webmail-middleware.ts';
+import { openWebmailStores } from './webmail-stores.ts';
 
 export type WebmailDeps = {
   readonly accounts: AccountStore;
   readonly dataDir: string;
+  /** When set, sessions, compose IDs, login counters and mail live in MongoDB instead of DATA_DIR. */
+  readonly mongodbUrl?: string | undefined;
+  /** A database other than the URL's (tests). */
+  readonly mongoDatabase?: string | undefined;
   /** MAIL_DOMAIN, SMTP_URL, LOG_DIR, WEBMAIL_IDLE_MINUTES, WEBMAIL_REFRESH_SECONDS, WEBMAIL_LOGIN_RATE_LIMIT */
   readonly env?: NodeJS.ProcessEnv;
   /** How the failed-login pause waits; a timer unless a test needs to hold it. */
@@ -32,28 +32,31 @@ export type Webmail = {
 };
 
 /**
- * The webmail under /webmail/: mail in `<dataDir>/mail.sqlite`, sessions in
- * `<dataDir>/webmail-sessions.sqlite`, logs in LOG_DIR (default `<dataDir>/logs`). The account store
- * belongs to the caller and is not closed here.
+ * The webmail under /webmail/: its state in the stores openWebmailStores picks (DATA_DIR or MongoDB),
+ * logs in LOG_DIR (default `<dataDir>/logs`). The account store belongs to the caller and is not closed here.
  */
-export function createWebmail(deps: WebmailDeps): Webmail {
+export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
   const config = loadWebmailConfig(deps.dataDir, deps.env ?? process.env);
-  const sessionDb = openSessionDatabase(deps.dataDir);
-  const mail = SqliteMailStore.inDataDir(deps.dataDir);
+  const stores = await openWebmailStores({
+    dataDir: deps.dataDir,
+    mongodbUrl: deps.mongodbUrl,
+    mongoDatabase: deps.mongoDatabase,
+    idleMillis: config.idleMillis,
+    rateLimit: { limit: config.loginRateLimit, windowMillis: config.loginRateWindowMillis },
+  });
   const relay = config.smtpUrl ? createSmtpRelay(config.smtpUrl) : null;
   const errors = new ErrorLog(config.logDir);
-  const sessions = new SessionStore(sessionDb, config.idleMillis);
   const services = {
     config,
     accounts: deps.accounts,
-    sessions,
-    compose: new ComposeStore(sessionDb),
-    mail,
-    sender: new MailSender({ accounts: deps.accounts, mail, mailDomain: config.mailDomain, relay }),
+    sessions: stores.sessions,
+    compose: stores.compose,
+    mail: stores.mail,
+    sender: new MailSender({ accounts: deps.accounts, mail: stores.mail, mailDomain: config.mailDomain, relay }),
     security: new RequestSecurity(errors),
     errors,
     logins: new LoginLog(config.logDir),
-    rateLimit: new LoginRateLimit(config.loginRateLimit, config.loginRateWindowMillis),
+    rateLimit: stores.rateLimit,
     pause: deps.pause ?? timerPause,
   };
   return {
@@ -61,8 +64,7 @@ export function createWebmail(deps: WebmailDeps): Webmail {
     config,
     async close() {
       relay?.close();
-      mail.close();
-      sessionDb.close();
+      await stores.close();
     },
   };
 }

@@ -10,19 +10,19 @@ import type { WebmailRequest } from './webmail-request.ts';
  * session is dropped and the form gets a fresh one (Roundcube's kill_session); otherwise an anonymous
  * session is kept, so two open login tabs both stay valid.
  */
-export function showLoginScreen(
+export async function showLoginScreen(
   request: WebmailRequest,
   sessions: SessionStore,
   mailDomain: string,
   status: number,
   options: { readonly notice?: Notice | undefined; readonly keepAnonymousSession?: boolean } = {},
-): void {
+): Promise<void> {
   const reusable = options.keepAnonymousSession === true && request.session !== null && request.session.accountId === null;
   if (reusable) {
-    sessions.markLoginPageShown(request.session!.id);
+    await sessions.markLoginPageShown(request.session!.id);
   } else {
-    if (request.session) sessions.destroy(request.session.id);
-    request.session = sessions.create(true);
+    if (request.session) await sessions.destroy(request.session.id);
+    request.session = await sessions.create(true);
     setSessionCookie(request.ctx, request.session.id);
   }
   const session = request.session!;

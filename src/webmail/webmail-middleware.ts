@@ -68,7 +68,7 @@ export function webmailMiddleware(services: WebmailServices, assets: StaticAsset
     let request: WebmailRequest | null = null;
     try {
       const body = await readForm(ctx);
-      const resolved = resolveSession(ctx, services.sessions);
+      const resolved = await resolveSession(ctx, services.sessions);
       request = buildRequest(ctx, body, resolved.hadSessionCookie);
       request.session = resolved.session;
       await routeRequest(services, request, resolved);

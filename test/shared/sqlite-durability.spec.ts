@@ -16,12 +16,12 @@ describe('SQLite durability of the embedded stores', () => {
     }
   });
 
-  it('the mail store keeps every delivered message: WAL, synchronous FULL', () => {
+  it('the mail store keeps every delivered message: WAL, synchronous FULL', async () => {
     const store = SqliteMailStore.inDataDir(scratchDir());
     try {
       assert.deepEqual(store.durability(), { journalMode: 'wal', synchronous: 'full' });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

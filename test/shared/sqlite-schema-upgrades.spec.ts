@@ -11,7 +11,7 @@ import { newId } from '../../src/shared/ids.ts';
 import { latestVersion, SchemaTooNewError } from '../../src/shared/schema-migrations.ts';
 import { mailSchema } from '../../src/webmail/mail/sqlite-mail-schema.ts';
 import { SqliteMailStore } from '../../src/webmail/mail/sqlite-mail-store.ts';
-import { SessionStore } from '../../src/webmail/sessions/session-store.ts';
+import { SqliteSessionStore } from '../../src/webmail/sessions/sqlite-session-store.ts';
 import { openSessionDatabase, webmailSessionsSchema } from '../../src/webmail/sessions/sqlite-sessions-schema.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
@@ -127,7 +127,7 @@ describe('SQLite files written before schema versions', () => {
     }
   });
 
-  it('mail.sqlite: upgraded on open, its messages listed', () => {
+  it('mail.sqlite: upgraded on open, its messages listed', async () => {
     const dir = scratchDir();
     writeOldFile(
       join(dir, 'mail.sqlite'),
@@ -146,16 +146,16 @@ describe('SQLite files written before schema versions', () => {
     );
     const store = SqliteMailStore.inDataDir(dir);
     try {
-      const [message] = store.list('8', 'INBOX', 10);
+      const [message] = await store.list('8', 'INBOX', 10);
       assert.equal(message?.subject, 'old mail');
-      assert.equal(store.get('8', 'INBOX', message.uid)?.body, 'hello');
+      assert.equal((await store.get('8', 'INBOX', message.uid))?.body, 'hello');
     } finally {
-      store.close();
+      await store.close();
     }
     assert.equal(versionOf(join(dir, 'mail.sqlite')), latestVersion(mailSchema));
   });
 
-  it('webmail-sessions.sqlite: upgraded on open, its sessions still valid', () => {
+  it('webmail-sessions.sqlite: upgraded on open, its sessions still valid', async () => {
     const dir = scratchDir();
     const expires = Date.now() + 60_000;
     writeOldFile(
@@ -173,7 +173,7 @@ describe('SQLite files written before schema versions', () => {
     );
     const db = openSessionDatabase(dir);
     try {
-      const session = new SessionStore(db, 60_000).find('oldsession');
+      const session = await new SqliteSessionStore(db, 60_000).find('oldsession');
       assert.deepEqual(
         { token: session?.requestToken, account: session?.accountId, auth: session?.authSecret },
         { token: 'oldtoken', account: '9', auth: 'secret' },

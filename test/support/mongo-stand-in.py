@@ -1,7 +1,7 @@
 """A MongoDB *stand-in* for tests, not a MongoDB server.
 
 No MongoDB server can run on the development machines or in CI, so this speaks MongoDB's wire
-protocol (Debian's python3-mockupdb) and answers the few commands the read-model adapter sends
+protocol (Debian's python3-mockupdb) and answers the few commands the MongoDB adapters send
 from an in-memory mongomock database (python3-mongomock). It lets the adapter's real queries,
 updates, upserts and duplicate-key handling run in CI; it proves nothing about a real server's
 behaviour beyond what mongomock imitates. Prints the port it listens on, then serves until killed.
@@ -93,6 +93,12 @@ def do_find(db, cmd):
     return {'cursor': {'id': NO_MORE, 'ns': f"{db.name}.{cmd['find']}", 'firstBatch': list(cursor)}}
 
 
+def do_aggregate(db, cmd):
+    # mongomock runs the pipeline; countDocuments sends [$match, ($skip/$limit), $group {n: {$sum: 1}}].
+    batch = list(db[cmd['aggregate']].aggregate(cmd.get('pipeline', [])))
+    return {'cursor': {'id': NO_MORE, 'ns': f"{db.name}.{cmd['aggregate']}", 'firstBatch': batch}}
+
+
 def do_find_and_modify(db, cmd):
     collection = db[cmd['findAndModify']]
     before = collection.find_one(cmd.get('query', {}))
@@ -128,6 +134,7 @@ COMMANDS = {
     'update': do_update,
     'delete': do_delete,
     'find': do_find,
+    'aggregate': do_aggregate,
     'findAndModify': do_find_and_modify,
     'createIndexes': do_create_indexes,
     'listCollections': do_list_collections,

@@ -45,7 +45,7 @@ export async function startWebmailServer(
   options: WebmailServerOptions = {},
 ): Promise<WebmailServer> {
   const accounts = SqliteAccountStore.inDataDir(dataDir);
-  const webmail = createWebmail({ accounts, dataDir, env, pause: options.pause ?? (async () => {}) });
+  const webmail = await createWebmail({ accounts, dataDir, env, pause: options.pause ?? (async () => {}) });
   const app = new Koa();
   app.silent = true;
   app.proxy = options.behindProxy ?? false;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { ErrorLog, loggedUri } from '../../src/webmail/logs/error-log.ts';
 import { formatLogDate } from '../../src/webmail/logs/log-file.ts';
 import { LoginError, LoginLog } from '../../src/webmail/logs/login-log.ts';
-import { LoginRateLimit } from '../../src/webmail/sessions/login-rate-limit.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
 const AT = new Date(2026, 10, 22, 6, 52, 34);
@@ -50,31 +49,5 @@ describe('webmail logs', () => {
     const lines = readFileSync(join(dir, 'userlogins.log'), 'utf8').split('\n').filter(Boolean);
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, /^\[[^\]]+\]: <abcdefgh> Failed login for mallory\?\[.* from 127\.0\.0\.1 in session abcdefghijklmnop \(error: 0\)$/);
-  });
-});
-
-describe('login rate limit', () => {
-  it('locks an account after the limit of failures within the window, and only until it ends', () => {
-    let now = 0;
-    const limit = new LoginRateLimit(3, 60_000, () => now);
-    for (let i = 0; i < 3; i += 1) {
-      assert.equal(limit.isLocked('a'), false);
-      limit.recordFailure('a');
-      now += 1000;
-    }
-    assert.equal(limit.isLocked('a'), true);
-    assert.equal(limit.isLocked('b'), false);
-    now = 59_999;
-    assert.equal(limit.isLocked('a'), true);
-    now = 60_000;
-    assert.equal(limit.isLocked('a'), false);
-    limit.recordFailure('a');
-    assert.equal(limit.isLocked('a'), false);
-  });
-
-  it('is off at 0', () => {
-    const limit = new LoginRateLimit(0, 60_000);
-    for (let i = 0; i < 5; i += 1) limit.recordFailure('a');
-    assert.equal(limit.isLocked('a'), false);
   });
 });

@@ -36,7 +36,7 @@ export async function autocompleteAction(services: WebmailServices, request: Web
       const email = `${account.username.toLowerCase()}@${domain}`;
       if (email.startsWith(search)) results.push(suggestion(email, account.id, 'accounts'));
     }
-    for (const [i, email] of services.mail.correspondents(session.accountId, search, MAX_RESULTS).entries()) {
+    for (const [i, email] of (await services.mail.correspondents(session.accountId, search, MAX_RESULTS)).entries()) {
       if (!results.some((known) => known.fields.email === email)) results.push(suggestion(email, `c${i}`, 'correspondents'));
     }
   }

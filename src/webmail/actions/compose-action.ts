@@ -15,9 +15,9 @@ function quote(body: string): string {
 }
 
 /** A new message starts empty, from `_to`, or as a reply to `_reply_uid` in `_mbox`. */
-function composeDefaults(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): ComposeDefaults {
+async function composeDefaults(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<ComposeDefaults> {
   const replyUid = Number(input(request, '_reply_uid', 'GET'));
-  const original = Number.isSafeInteger(replyUid) && replyUid > 0 ? services.mail.get(session.accountId, folderParameter(request), replyUid) : null;
+  const original = Number.isSafeInteger(replyUid) && replyUid > 0 ? await services.mail.get(session.accountId, folderParameter(request), replyUid) : null;
   if (!original) return { to: input(request, '_to', 'GET') ?? '', cc: '', subject: '', body: '' };
   const subject = /^re:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`;
   const to = original.folder === 'Sent' ? original.to.join(', ') : original.from;
@@ -29,13 +29,13 @@ function composeDefaults(services: WebmailServices, request: WebmailRequest, ses
  * An unknown ID is Roundcube's 450 "compose session error" (not logged), except the ID just sent, which
  * (the Back button after sending) quietly starts a new message.
  */
-export function composeAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): void {
+export async function composeAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
   const id = input(request, '_id', 'GET');
   if (id !== undefined) {
-    const compose = services.compose.find(session.id, id);
-    if (compose) return sendPage(request.ctx, 200, composePage(viewerOf(services, session), compose));
+    const compose = await services.compose.find(session.id, id);
+    if (compose) return sendPage(request.ctx, 200, composePage(await viewerOf(services, session), compose));
     if (id !== session.lastComposeId) return sendPage(request.ctx, 450, composeSessionErrorPage());
   }
-  const compose = services.compose.open(session.id, composeDefaults(services, request, session));
+  const compose = await services.compose.open(session.id, await composeDefaults(services, request, session));
   redirect(request.ctx, `/webmail/?_task=mail&_action=compose&_id=${compose.id}`);
 }

@@ -9,13 +9,13 @@ export function addressOf(services: WebmailServices, session: LoggedInSession): 
   return `${session.username.toLowerCase()}@${services.config.mailDomain}`;
 }
 
-export function viewerOf(services: WebmailServices, session: LoggedInSession): Viewer {
+export async function viewerOf(services: WebmailServices, session: LoggedInSession): Promise<Viewer> {
   return {
     address: addressOf(services, session),
     requestToken: session.requestToken,
     unread: {
-      INBOX: services.mail.unreadCount(session.accountId, 'INBOX'),
-      Sent: services.mail.unreadCount(session.accountId, 'Sent'),
+      INBOX: await services.mail.unreadCount(session.accountId, 'INBOX'),
+      Sent: await services.mail.unreadCount(session.accountId, 'Sent'),
     },
   };
 }

@@ -31,7 +31,7 @@ async function findLoginAccount(services: WebmailServices, user: string): Promis
  * Logs the failure under the session id the browser holds after this answer: a session made by this very
  * request (no cookie came) is kept for the login form, so the log and the cookie name the same session.
  */
-function refuse(services: WebmailServices, request: WebmailRequest, user: string, code: LoginErrorCode): void {
+async function refuse(services: WebmailServices, request: WebmailRequest, user: string, code: LoginErrorCode): Promise<void> {
   services.logins.failed(user, clientAddress(request), request.session!.id, code);
   const notice = { type: 'warning', text: MESSAGES[code] } as const;
   // A forged login POST must not end a session that is logged in (CVE-2020-12626).
@@ -39,13 +39,13 @@ function refuse(services: WebmailServices, request: WebmailRequest, user: string
     sendPage(request.ctx, 401, loginPage(request.session.requestToken, services.config.mailDomain, notice));
     return;
   }
-  showLoginScreen(request, services.sessions, services.config.mailDomain, 401, { notice, keepAnonymousSession: !request.hadSessionCookie });
+  await showLoginScreen(request, services.sessions, services.config.mailDomain, 401, { notice, keepAnonymousSession: !request.hadSessionCookie });
 }
 
 /** POST ?_task=login&_action=login with `_user`, `_pass`, `_token`. */
 export async function loginAction(services: WebmailServices, request: WebmailRequest): Promise<void> {
   if (!request.session) {
-    request.session = services.sessions.create(false);
+    request.session = await services.sessions.create(false);
     setSessionCookie(request.ctx, request.session.id);
   }
   const user = (input(request, '_user', 'POST') ?? '').trim();
@@ -54,17 +54,17 @@ export async function loginAction(services: WebmailServices, request: WebmailReq
     return refuse(services, request, user, LoginError.invalidRequest);
   }
   const account = await findLoginAccount(services, user);
-  if (account && services.rateLimit.isLocked(account.id)) return refuse(services, request, user, LoginError.rateLimited);
+  if (account && (await services.rateLimit.isLocked(account.id))) return refuse(services, request, user, LoginError.rateLimited);
   const hash = account ? await services.accounts.passwordHash(account.id) : null;
   const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstNothing(password);
   if (!account || !valid) {
-    if (account) services.rateLimit.recordFailure(account.id);
+    if (account) await services.rateLimit.recordFailure(account.id);
     // A timer, not a sleep: other requests go on meanwhile.
     await services.pause(FAILED_LOGIN_PAUSE_MS);
     return refuse(services, request, user, LoginError.failed);
   }
-  services.rateLimit.forget(account.id);
-  const session = services.sessions.logIn(request.session.id, account.id, account.username);
+  await services.rateLimit.forget(account.id);
+  const session = await services.sessions.logIn(request.session.id, account.id, account.username);
   request.session = session;
   setSessionCookie(request.ctx, session.id);
   setAuthCookie(request.ctx, session.authSecret!);

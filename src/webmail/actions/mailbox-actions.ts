@@ -16,16 +16,16 @@ export function folderParameter(request: WebmailRequest): Folder {
 }
 
 /** GET ?_task=mail[&_mbox=INBOX|Sent]: a folder's newest messages. */
-export function listAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): void {
+export async function listAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
   const folder = folderParameter(request);
   const sent = input(request, '_sent', 'GET') === '1';
   sendPage(
     request.ctx,
     200,
     messageListPage({
-      viewer: viewerOf(services, session),
+      viewer: await viewerOf(services, session),
       folder,
-      messages: services.mail.list(session.accountId, folder, PAGE_SIZE),
+      messages: await services.mail.list(session.accountId, folder, PAGE_SIZE),
       refreshSeconds: services.config.refreshSeconds,
       notice: sent ? { type: 'confirmation', text: TEXTS.messageSent } : undefined,
     }),
@@ -33,9 +33,9 @@ export function listAction(services: WebmailServices, request: WebmailRequest, s
 }
 
 /** GET ?_task=mail&_action=show&_mbox=..&_uid=..: one message, marked as read. */
-export function showAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): void {
+export async function showAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
   const uid = Number(input(request, '_uid'));
-  const message = Number.isSafeInteger(uid) ? services.mail.get(session.accountId, folderParameter(request), uid) : null;
+  const message = Number.isSafeInteger(uid) ? await services.mail.get(session.accountId, folderParameter(request), uid) : null;
   if (!message) {
     sendPage(
       request.ctx,
@@ -48,6 +48,6 @@ export function showAction(services: WebmailServices, request: WebmailRequest, s
     );
     return;
   }
-  if (!message.seen) services.mail.markSeen(session.accountId, uid);
-  sendPage(request.ctx, 200, messagePage(viewerOf(services, session), { ...message, seen: true }));
+  if (!message.seen) await services.mail.markSeen(session.accountId, uid);
+  sendPage(request.ctx, 200, messagePage(await viewerOf(services, session), { ...message, seen: true }));
 }

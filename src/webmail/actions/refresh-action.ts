@@ -16,7 +16,7 @@ const row = (message: MessageHeader) => ({
  * it answers the unread counts; with `_list=1` also the rows that arrived after the highest of `_uids`
  * (oldest first, each to be put at the top). Without either it does nothing, like Roundcube.
  */
-export function refreshAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): void {
+export async function refreshAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
   const response = new AjaxResponse('refresh', unlockId(input(request, '_unlock')));
   const wantsList = input(request, '_list', 'POST') === '1';
   if (wantsList || input(request, '_folderlist', 'POST') === '1') {
@@ -25,10 +25,10 @@ export function refreshAction(services: WebmailServices, request: WebmailRequest
       .split(',', 1000)
       .map(Number)
       .filter((uid) => Number.isSafeInteger(uid));
-    const newer = wantsList ? services.mail.listNewerThan(session.accountId, folder, Math.max(0, ...shown), PAGE_SIZE) : [];
+    const newer = wantsList ? await services.mail.listNewerThan(session.accountId, folder, Math.max(0, ...shown), PAGE_SIZE) : [];
     const inboxNews = folder === 'INBOX' && newer.some((message) => !message.seen);
-    response.command('set_unread_count', 'INBOX', services.mail.unreadCount(session.accountId, 'INBOX'), true, inboxNews ? 'recent' : '');
-    if (folder !== 'INBOX') response.command('set_unread_count', folder, services.mail.unreadCount(session.accountId, folder), false, '');
+    response.command('set_unread_count', 'INBOX', await services.mail.unreadCount(session.accountId, 'INBOX'), true, inboxNews ? 'recent' : '');
+    if (folder !== 'INBOX') response.command('set_unread_count', folder, await services.mail.unreadCount(session.accountId, folder), false, '');
     for (const message of [...newer].reverse()) response.command('add_message_row', message.uid, row(message).cols, row(message).flags, true);
   }
   response.send(request.ctx);

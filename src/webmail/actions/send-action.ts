@@ -20,7 +20,7 @@ function answer(request: WebmailRequest, result: Omit<FramedResult, 'unlock'>): 
  */
 export async function sendAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
   const composeId = input(request, '_id') ?? '';
-  if (!services.compose.claim(session.id, composeId)) {
+  if (!(await services.compose.claim(session.id, composeId))) {
     services.errors.raise(loggedRequest(request), INVALID_COMPOSE_ID);
     return answer(request, { type: 'error', message: TEXTS.internalError });
   }
@@ -33,11 +33,11 @@ export async function sendAction(services: WebmailServices, request: WebmailRequ
     body: (input(request, '_body', 'POST') ?? '').replace(/\r\n/g, '\n'),
   });
   if (outcome.kind === 'sent') {
-    services.compose.finish(composeId);
-    services.sessions.rememberSentCompose(session.id, composeId);
+    await services.compose.finish(composeId);
+    await services.sessions.rememberSentCompose(session.id, composeId);
     return answer(request, { type: 'confirmation', message: TEXTS.messageSent, next: '/webmail/?_task=mail&_mbox=Sent&_sent=1' });
   }
-  services.compose.release(composeId);
+  await services.compose.release(composeId);
   if (outcome.kind === 'relayFailed') {
     services.errors.raise(loggedRequest(request), outcome.message, 'SMTP');
     return answer(request, { type: 'error', message: `SMTP Error: ${outcome.message}` });

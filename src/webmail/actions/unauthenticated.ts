@@ -9,7 +9,7 @@ import { input, type WebmailRequest } from '../webmail-request.ts';
  * logged: an XHR gets Roundcube's JSON session error, a page the login form, with a warning when the
  * browser still held a session that has gone.
  */
-export function unauthenticated(services: WebmailServices, request: WebmailRequest, sessionLost: boolean): void {
+export async function unauthenticated(services: WebmailServices, request: WebmailRequest, sessionLost: boolean): Promise<void> {
   if (request.isAjax) {
     new AjaxResponse(request.action || 'refresh', unlockId(input(request, '_unlock')))
       .command('display_message', TEXTS.sessionError, 'error', -1000)
@@ -18,7 +18,7 @@ export function unauthenticated(services: WebmailServices, request: WebmailReque
     return;
   }
   const showError = sessionLost || input(request, '_err', 'GET') === 'session';
-  showLoginScreen(request, services.sessions, services.config.mailDomain, 200, {
+  await showLoginScreen(request, services.sessions, services.config.mailDomain, 200, {
     notice: showError ? { type: 'warning', text: TEXTS.sessionError } : undefined,
     keepAnonymousSession: true,
   });

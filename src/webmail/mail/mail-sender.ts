@@ -75,7 +75,7 @@ export class MailSender {
         return { kind: 'relayFailed', message: (error as Error).message };
       }
     }
-    const { sentUid } = this.deps.mail.deliver({ ...message, date: date.toISOString(), senderAccountId: draft.senderAccountId, localRecipients });
+    const { sentUid } = await this.deps.mail.deliver({ ...message, date: date.toISOString(), senderAccountId: draft.senderAccountId, localRecipients });
     return { kind: 'sent', sentUid };
   }
 }

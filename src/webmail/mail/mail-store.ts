@@ -34,18 +34,19 @@ export type Delivery = MessageEnvelope & {
 
 /**
  * Mailboxes of the local accounts. `deliver` is all-or-nothing and durable once it returns; every read
- * is scoped to one account, so no query can show another account's mail.
+ * is scoped to one account, so no query can show another account's mail. Uids are unique across
+ * the store (not per folder), so any process can hand them out.
  */
 export interface MailStore {
-  deliver(delivery: Delivery): { readonly sentUid: number };
+  deliver(delivery: Delivery): Promise<{ readonly sentUid: number }>;
   /** Newest first. */
-  list(accountId: string, folder: Folder, limit: number): readonly MessageHeader[];
+  list(accountId: string, folder: Folder, limit: number): Promise<readonly MessageHeader[]>;
   /** Messages that arrived after `uid`, newest first. */
-  listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): readonly MessageHeader[];
-  get(accountId: string, folder: Folder, uid: number): StoredMessage | null;
-  markSeen(accountId: string, uid: number): void;
-  unreadCount(accountId: string, folder: Folder): number;
-  /** Addresses this account wrote to or heard from whose text contains `search`, most recent first. */
-  correspondents(accountId: string, search: string, limit: number): readonly string[];
-  close(): void;
+  listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<readonly MessageHeader[]>;
+  get(accountId: string, folder: Folder, uid: number): Promise<StoredMessage | null>;
+  markSeen(accountId: string, uid: number): Promise<void>;
+  unreadCount(accountId: string, folder: Folder): Promise<number>;
+  /** Addresses this account wrote to or heard from whose text contains `search` (any case), most recent first. */
+  correspondents(accountId: string, search: string, limit: number): Promise<readonly string[]>;
+  close(): Promise<void>;
 }

@@ -42,7 +42,7 @@ export class SqliteMailStore implements MailStore {
     return new SqliteMailStore(join(dataDir, 'mail.sqlite'));
   }
 
-  deliver(delivery: Delivery): { sentUid: number } {
+  async deliver(delivery: Delivery): Promise<{ sentUid: number }> {
     return this.db.transaction(() => {
       const message = this.db
         .prepare('INSERT INTO messages (message_id, sender, to_addresses, cc_addresses, subject, body, date) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -61,35 +61,39 @@ export class SqliteMailStore implements MailStore {
     })();
   }
 
-  list(accountId: string, folder: Folder, limit: number): MessageHeader[] {
-    return this.listNewerThan(accountId, folder, 0, limit);
+  async list(accountId: string, folder: Folder, limit: number): Promise<MessageHeader[]> {
+    return this.newerThan(accountId, folder, 0, limit);
   }
 
-  listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): MessageHeader[] {
+  async listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<MessageHeader[]> {
+    return this.newerThan(accountId, folder, uid, limit);
+  }
+
+  private newerThan(accountId: string, folder: Folder, uid: number, limit: number): MessageHeader[] {
     return this.db
       .prepare<[string, string, number, number], EntryRow>(`${SELECT_ENTRY} WHERE e.account_id = ? AND e.folder = ? AND e.uid > ? ORDER BY e.uid DESC LIMIT ?`)
       .all(accountId, folder, uid, limit)
       .map(toHeader);
   }
 
-  get(accountId: string, folder: Folder, uid: number): StoredMessage | null {
+  async get(accountId: string, folder: Folder, uid: number): Promise<StoredMessage | null> {
     const row = this.db
       .prepare<[string, string, number], EntryRow>(`${SELECT_ENTRY} WHERE e.account_id = ? AND e.folder = ? AND e.uid = ?`)
       .get(accountId, folder, uid);
     return row ? { ...toHeader(row), body: row.body, messageId: row.message_id } : null;
   }
 
-  markSeen(accountId: string, uid: number): void {
+  async markSeen(accountId: string, uid: number): Promise<void> {
     this.db.prepare('UPDATE mailbox_entries SET seen = 1 WHERE account_id = ? AND uid = ?').run(accountId, uid);
   }
 
-  unreadCount(accountId: string, folder: Folder): number {
+  async unreadCount(accountId: string, folder: Folder): Promise<number> {
     return this.db
       .prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM mailbox_entries WHERE account_id = ? AND folder = ? AND seen = 0')
       .get(accountId, folder)!.n;
   }
 
-  correspondents(accountId: string, search: string, limit: number): string[] {
+  async correspondents(accountId: string, search: string, limit: number): Promise<string[]> {
     const escaped = search.replace(/[\\%_]/g, (c) => `\\${c}`);
     return this.db
       .prepare<[string, string, number], { address: string }>(
@@ -104,7 +108,7 @@ export class SqliteMailStore implements MailStore {
     return durabilityOf(this.db);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.db.close();
   }
 

@@ -1,33 +1,35 @@
 /**
- * Roundcube's login_rate_limit: each account's failed logins are counted in a window that starts at the
- * first failure; once `limit` failures fall in a window younger than `windowMillis`, logins are refused
- * (the right password too) until the window is over. Kept in memory: a restart forgives.
+ * Roundcube's login_rate_limit (rcube_user::failed_login / is_locked): each account's failed logins are
+ * counted in a window that starts at the first failure; once `limit` failures fall in a window younger
+ * than `windowMillis`, logins are refused (the right password too) until the window is over. Roundcube
+ * keeps the counters in its `users` table; here they live in the shared store (SQLite in DATA_DIR, or
+ * MongoDB), so every API process refuses alike and a restart forgives nothing.
  */
-export class LoginRateLimit {
-  private readonly windows = new Map<string, { start: number; failures: number }>();
+export interface LoginRateLimit {
+  isLocked(accountId: string): Promise<boolean>;
+  /** Counts one failure: in the running window, or as the first of a new one once the old one is over. */
+  recordFailure(accountId: string): Promise<void>;
+  /** A successful login clears the account's counter. */
+  forget(accountId: string): Promise<void>;
+  close(): Promise<void>;
+}
 
-  constructor(
-    private readonly limit: number,
-    private readonly windowMillis: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+export interface RateLimitPolicy {
+  /** Failures that lock the account; 0 turns the limit off. */
+  readonly limit: number;
+  readonly windowMillis: number;
+  /** The clock windows are measured by (tests move it instead of waiting). */
+  readonly now?: () => number;
+}
 
-  isLocked(accountId: string): boolean {
-    if (this.limit === 0) return false;
-    const window = this.windows.get(accountId);
-    return window !== undefined && window.failures >= this.limit && this.now() - window.start < this.windowMillis;
-  }
+/** A window as stored: when it started, and how many failures fell in it. */
+export interface FailureWindow {
+  readonly start: number;
+  readonly failures: number;
+}
 
-  recordFailure(accountId: string): void {
-    const window = this.windows.get(accountId);
-    if (window && this.now() - window.start < this.windowMillis) {
-      window.failures += 1;
-    } else {
-      this.windows.set(accountId, { start: this.now(), failures: 1 });
-    }
-  }
-
-  forget(accountId: string): void {
-    this.windows.delete(accountId);
-  }
+/** The one rule both adapters apply to what they read. */
+export function isLockedBy(window: FailureWindow | null, policy: RateLimitPolicy, now: number): boolean {
+  if (policy.limit === 0 || window === null) return false;
+  return window.failures >= policy.limit && now - window.start < policy.windowMillis;
 }

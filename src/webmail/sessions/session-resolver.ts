@@ -24,14 +24,14 @@ function sameSecret(sent: string | undefined, expected: string): boolean {
  * (Roundcube's roundcube_sessauth): a stolen or fixed session id alone is not enough, and such a
  * session is ended on the spot.
  */
-export function resolveSession(ctx: Context, sessions: SessionStore): ResolvedSession {
+export async function resolveSession(ctx: Context, sessions: SessionStore): Promise<ResolvedSession> {
   const cookies = readSessionCookies(ctx);
   const hadSessionCookie = cookies.sessionId !== undefined;
-  const session = hadSessionCookie ? sessions.find(cookies.sessionId!) : null;
+  const session = hadSessionCookie ? await sessions.find(cookies.sessionId!) : null;
   if (!session) return { session: null, loggedIn: null, hadSessionCookie, sessionLost: hadSessionCookie };
   if (session.accountId === null) return { session, loggedIn: null, hadSessionCookie, sessionLost: false };
   if (!sameSecret(cookies.authSecret, session.authSecret ?? '')) {
-    sessions.destroy(session.id);
+    await sessions.destroy(session.id);
     return { session: null, loggedIn: null, hadSessionCookie, sessionLost: true };
   }
   return { session, loggedIn: session as LoggedInSession, hadSessionCookie, sessionLost: false };

@@ -3,7 +3,8 @@ import { openSqlite, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
 
 /**
- * `webmail-sessions.sqlite`, which holds the sessions and their compose IDs, step by step. Add a step
+ * `webmail-sessions.sqlite`, which holds the sessions, their compose IDs and the login
+ * rate limit's counters, step by step. Add a step
  * for every change; never edit one that has shipped.
  */
 export const webmailSessionsSchema: SqliteSchema = {
@@ -32,8 +33,17 @@ export const webmailSessionsSchema: SqliteSchema = {
       );
       CREATE INDEX IF NOT EXISTS webmail_compose_session ON webmail_compose (session_id);`,
     ),
+    sqlStep(
+      2,
+      'login failure windows per account (the rate limit), shared by every process on the data directory',
+      `CREATE TABLE login_failures (
+        account_id TEXT PRIMARY KEY,
+        window_start INTEGER NOT NULL,
+        failures INTEGER NOT NULL
+      );`,
+    ),
   ],
 };
 
-/** `<dataDir>/webmail-sessions.sqlite`, shared by the session store and the compose store. */
+/** `<dataDir>/webmail-sessions.sqlite`, shared by the session, compose and rate-limit stores. */
 export const openSessionDatabase = (dataDir: string): SqliteDatabase => openSqlite(join(dataDir, 'webmail-sessions.sqlite'), webmailSessionsSchema);

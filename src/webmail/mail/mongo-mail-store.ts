@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Collection, Db } from 'mongodb';
+import { isKey, literalPattern, mongoCall } from '../../shared/mongo-connection.ts';
+import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
+import { MAIL_UID_COUNTER } from './mongo-mail-schema.ts';
+
+/** One message in one account's folder; each copy carries the message, so a read is one document. */
+interface EntryDoc {
+  _id: number;
+  accountId: string;
+  folder: Folder;
+  seen: boolean;
+  delivery: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  date: string;
+  body: string;
+  messageId: string;
+}
+
+interface CorrespondentDoc {
+  accountId: string;
+  address: string;
+  lastUsed: string;
+}
+
+const STORE = 'mail';
+
+const toHeader = (doc: EntryDoc): MessageHeader => ({
+  uid: doc._id,
+  folder: doc.folder,
+  from: doc.from,
+  to: doc.to,
+  cc: doc.cc,
+  subject: doc.subject,
+  date: doc.date,
+  seen: doc.seen,
+});
+
+const validUid = (uid: unknown): uid is number => Number.isSafeInteger(uid);
+
+/**
+ * Mail in MongoDB: `mailbox_entries` (the uid is the `_id`, handed out by a counter document, so uids
+ * grow with arrival across every process) and `correspondents`. A delivery is one multi-document insert;
+ * without a transaction a failure part-way is undone by deleting the delivery's entries, so a failed
+ * send leaves nothing behind for the sender to see.
+ */
+export class MongoMailStore implements MailStore {
+  private readonly entries: Collection<EntryDoc>;
+  private readonly counters: Collection<{ _id: string; value: number }>;
+  private readonly correspondentsOf: Collection<CorrespondentDoc>;
+
+  constructor(
+    db: Db,
+    private readonly onClose: () => Promise<void> = async () => {},
+  ) {
+    this.entries = db.collection('mailbox_entries');
+    this.counters = db.collection('mail_counters');
+    this.correspondentsOf = db.collection('correspondents');
+  }
+
+  deliver(delivery: Delivery): Promise<{ sentUid: number }> {
+    return mongoCall(STORE, async () => {
+      const recipients = [...new Set(delivery.localRecipients.map((r) => r.accountId))];
+      const count = 1 + recipients.length;
+      const counter = await this.counters.findOneAndUpdate({ _id: MAIL_UID_COUNTER }, { $inc: { value: count } }, { upsert: true, returnDocument: 'after' });
+      const first = counter!.value - count + 1;
+      const id = randomUUID();
+      const message = {
+        delivery: id,
+        from: delivery.from,
+        to: [...delivery.to],
+        cc: [...delivery.cc],
+        subject: delivery.subject,
+        date: delivery.date,
+        body: delivery.body,
+        messageId: delivery.messageId,
+      };
+      const docs: EntryDoc[] = [
+        { _id: first, accountId: delivery.senderAccountId, folder: 'Sent', seen: true, ...message },
+        ...recipients.map((accountId, i) => ({ _id: first + 1 + i, accountId, folder: 'INBOX' as const, seen: false, ...message })),
+      ];
+      try {
+        await this.entries.insertMany(docs, { ordered: true });
+      } catch (error) {
+        await this.entries.deleteMany({ delivery: id }).catch(() => {});
+        throw error;
+      }
+      const remember = [
+        ...recipients.map((accountId) => ({ accountId, address: delivery.from })),
+        ...[...delivery.to, ...delivery.cc].map((address) => ({ accountId: delivery.senderAccountId, address })),
+      ];
+      for (const { accountId, address } of remember) {
+        await this.correspondentsOf.updateOne({ accountId, address: address.toLowerCase() }, { $set: { lastUsed: delivery.date } }, { upsert: true });
+      }
+      return { sentUid: first };
+    });
+  }
+
+  list(accountId: string, folder: Folder, limit: number): Promise<MessageHeader[]> {
+    return this.listNewerThan(accountId, folder, 0, limit);
+  }
+
+  listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<MessageHeader[]> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(folder) || !validUid(uid) || limit <= 0) return [];
+      const docs = await this.entries
+        .find({ accountId, folder, _id: { $gt: uid } })
+        .sort({ _id: -1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(toHeader);
+    });
+  }
+
+  get(accountId: string, folder: Folder, uid: number): Promise<StoredMessage | null> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(folder) || !validUid(uid)) return null;
+      const doc = await this.entries.findOne({ _id: uid, accountId, folder });
+      return doc ? { ...toHeader(doc), body: doc.body, messageId: doc.messageId } : null;
+    });
+  }
+
+  markSeen(accountId: string, uid: number): Promise<void> {
+    return mongoCall(STORE, async () => {
+      if (isKey(accountId) && validUid(uid)) await this.entries.updateOne({ _id: uid, accountId }, { $set: { seen: true } });
+    });
+  }
+
+  unreadCount(accountId: string, folder: Folder): Promise<number> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(folder)) return 0;
+      return this.entries.countDocuments({ accountId, folder, seen: false });
+    });
+  }
+
+  correspondents(accountId: string, search: string, limit: number): Promise<string[]> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(search) || limit <= 0) return [];
+      const docs = await this.correspondentsOf
+        .find({ accountId, address: { $regex: literalPattern(search), $options: 'i' } })
+        .sort({ lastUsed: -1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((doc) => doc.address);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.onClose();
+  }
+}

@@ -1,0 +1,115 @@
+import type { Collection, Db } from 'mongodb';
+import { isKey, mongoCall } from '../../shared/mongo-connection.ts';
+import { newRequestToken, newSessionId } from './random-strings.ts';
+import type { NewSessionFields, SessionStore, WebmailSession } from './session-store.ts';
+
+interface SessionDoc {
+  _id: string;
+  requestToken: string;
+  loginPageShown: boolean;
+  accountId: string | null;
+  username: string | null;
+  authSecret: string | null;
+  lastComposeId: string | null;
+  expiresAt: number;
+}
+
+const STORE = 'webmail sessions';
+
+const toSession = (doc: SessionDoc): WebmailSession => ({
+  id: doc._id,
+  requestToken: doc.requestToken,
+  loginPageShown: doc.loginPageShown,
+  accountId: doc.accountId,
+  username: doc.username,
+  authSecret: doc.authSecret,
+  lastComposeId: doc.lastComposeId,
+});
+
+/**
+ * Sessions in the `webmail_sessions` collection, their compose IDs in `webmail_compose`. There is no
+ * transaction: logging in inserts the new session before deleting the old one, so a failure in between
+ * leaves an extra anonymous session to expire, never a user without one.
+ */
+export class MongoSessionStore implements SessionStore {
+  private readonly sessions: Collection<SessionDoc>;
+  private readonly compose: Collection<{ _id: string; sessionId: string }>;
+
+  constructor(
+    db: Db,
+    private readonly idleMillis: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sessions = db.collection('webmail_sessions');
+    this.compose = db.collection('webmail_compose');
+  }
+
+  create(loginPageShown: boolean): Promise<WebmailSession> {
+    return mongoCall(STORE, async () => {
+      const expired = await this.sessions.find({ expiresAt: { $lte: this.now() } }, { projection: { _id: 1 } }).toArray();
+      if (expired.length > 0) await this.removeAll(expired.map((doc) => doc._id));
+      return this.insert({ loginPageShown, accountId: null, username: null, authSecret: null });
+    });
+  }
+
+  find(id: string): Promise<WebmailSession | null> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(id)) return null;
+      const now = this.now();
+      const live = await this.sessions.findOneAndUpdate({ _id: id, expiresAt: { $gt: now } }, { $set: { expiresAt: now + this.idleMillis } });
+      if (live) return toSession(live);
+      await this.removeAll([id], { expiresAt: { $lte: now } });
+      return null;
+    });
+  }
+
+  logIn(oldId: string, accountId: string, username: string): Promise<WebmailSession> {
+    return mongoCall(STORE, async () => {
+      const session = await this.insert({ loginPageShown: false, accountId, username, authSecret: newSessionId() });
+      if (isKey(oldId)) await this.removeAll([oldId]);
+      return session;
+    });
+  }
+
+  markLoginPageShown(id: string): Promise<void> {
+    return mongoCall(STORE, async () => {
+      if (isKey(id)) await this.sessions.updateOne({ _id: id }, { $set: { loginPageShown: true } });
+    });
+  }
+
+  rememberSentCompose(id: string, composeId: string): Promise<void> {
+    return mongoCall(STORE, async () => {
+      if (isKey(id) && isKey(composeId)) await this.sessions.updateOne({ _id: id }, { $set: { lastComposeId: composeId } });
+    });
+  }
+
+  destroy(id: string): Promise<void> {
+    return mongoCall(STORE, async () => {
+      if (isKey(id)) await this.removeAll([id]);
+    });
+  }
+
+  /** The connection belongs to the webmail stores that opened it. */
+  async close(): Promise<void> {}
+
+  /** Sessions first, then their compose IDs: a compose ID without its session can never be found again. */
+  private async removeAll(ids: string[], guard: Record<string, unknown> = {}): Promise<void> {
+    const removed = await this.sessions.deleteMany({ _id: { $in: ids }, ...guard });
+    if (removed.deletedCount > 0) await this.compose.deleteMany({ sessionId: { $in: ids } });
+  }
+
+  private async insert(fields: NewSessionFields): Promise<WebmailSession> {
+    const session: WebmailSession = { id: newSessionId(), requestToken: newRequestToken(), lastComposeId: null, ...fields };
+    await this.sessions.insertOne({
+      _id: session.id,
+      requestToken: session.requestToken,
+      loginPageShown: session.loginPageShown,
+      accountId: session.accountId,
+      username: session.username,
+      authSecret: session.authSecret,
+      lastComposeId: null,
+      expiresAt: this.now() + this.idleMillis,
+    });
+    return session;
+  }
+}

@@ -1,0 +1,90 @@
+import type { SqliteDatabase } from '../../shared/sqlite.ts';
+import { newRequestToken, newSessionId } from './random-strings.ts';
+import type { NewSessionFields, SessionStore, WebmailSession } from './session-store.ts';
+
+type SessionRow = {
+  id: string;
+  request_token: string;
+  login_page_shown: number;
+  account_id: string | null;
+  username: string | null;
+  auth_secret: string | null;
+  last_compose_id: string | null;
+  expires_at: number;
+};
+
+const toSession = (row: SessionRow): WebmailSession => ({
+  id: row.id,
+  requestToken: row.request_token,
+  loginPageShown: row.login_page_shown === 1,
+  accountId: row.account_id,
+  username: row.username,
+  authSecret: row.auth_secret,
+  lastComposeId: row.last_compose_id,
+});
+
+/** Sessions in `webmail-sessions.sqlite`; a session's compose IDs go with it (ON DELETE CASCADE). */
+export class SqliteSessionStore implements SessionStore {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly idleMillis: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async create(loginPageShown: boolean): Promise<WebmailSession> {
+    this.db.prepare('DELETE FROM webmail_sessions WHERE expires_at <= ?').run(this.now());
+    return this.insert({ loginPageShown, accountId: null, username: null, authSecret: null });
+  }
+
+  async find(id: string): Promise<WebmailSession | null> {
+    const row = this.db.prepare<[string], SessionRow>('SELECT * FROM webmail_sessions WHERE id = ?').get(String(id));
+    if (!row) return null;
+    if (row.expires_at <= this.now()) {
+      await this.destroy(id);
+      return null;
+    }
+    this.db.prepare('UPDATE webmail_sessions SET expires_at = ? WHERE id = ?').run(this.now() + this.idleMillis, id);
+    return toSession(row);
+  }
+
+  async logIn(oldId: string, accountId: string, username: string): Promise<WebmailSession> {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM webmail_sessions WHERE id = ?').run(String(oldId));
+      return this.insert({ loginPageShown: false, accountId, username, authSecret: newSessionId() });
+    })();
+  }
+
+  async markLoginPageShown(id: string): Promise<void> {
+    this.db.prepare('UPDATE webmail_sessions SET login_page_shown = 1 WHERE id = ?').run(String(id));
+  }
+
+  async rememberSentCompose(id: string, composeId: string): Promise<void> {
+    this.db.prepare('UPDATE webmail_sessions SET last_compose_id = ? WHERE id = ?').run(String(composeId), String(id));
+  }
+
+  async destroy(id: string): Promise<void> {
+    this.db.prepare('DELETE FROM webmail_sessions WHERE id = ?').run(String(id));
+  }
+
+  /** The database belongs to whoever opened it (it also holds compose IDs and login counters). */
+  async close(): Promise<void> {}
+
+  private insert(fields: NewSessionFields): WebmailSession {
+    const session: WebmailSession = { id: newSessionId(), requestToken: newRequestToken(), lastComposeId: null, ...fields };
+    this.db
+      .prepare(
+        `INSERT INTO webmail_sessions (id, request_token, login_page_shown, account_id, username, auth_secret, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        session.id,
+        session.requestToken,
+        session.loginPageShown ? 1 : 0,
+        session.accountId,
+        session.username,
+        session.authSecret,
+        this.now() + this.idleMillis,
+      );
+    return session;
+  }
+}

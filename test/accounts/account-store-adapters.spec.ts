@@ -1,0 +1,7 @@
+import { accountStoreContract } from '../contracts/account-store.contract.ts';
+import { eachStoreLocation } from '../support/store-locations.ts';
+
+describe('Account store adapters (SQLite, the MongoDB stand-in, and a MongoDB server when MONGODB_URL is set)', function () {
+  this.timeout(30_000);
+  eachStoreLocation(accountStoreContract);
+});

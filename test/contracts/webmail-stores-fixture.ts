@@ -1,0 +1,36 @@
+import { openWebmailStores, type WebmailStores } from '../../src/webmail/webmail-stores.ts';
+import type { LocationFixture, StoreLocation } from '../support/store-locations.ts';
+
+export const IDLE_MS = 60_000;
+
+/**
+ * Hooks for a contract over one of the webmail's stores: a fresh location per test, `open()` connects
+ * to it (again: a second connection is another process's view), every connection closed after the test.
+ * `clock.now` is the time every connection reads.
+ */
+export function webmailStoresSubject(fixture: () => LocationFixture | null) {
+  const clock = { now: 1_000_000 };
+  let places: LocationFixture;
+  let location: StoreLocation;
+  const opened: WebmailStores[] = [];
+  before(function () {
+    const found = fixture();
+    if (!found) this.skip();
+    places = found!;
+  });
+  beforeEach(() => {
+    location = places.fresh();
+    clock.now = 1_000_000;
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((stores) => stores.close()));
+  });
+  return {
+    clock,
+    async open(): Promise<WebmailStores> {
+      const stores = await openWebmailStores({ ...location, idleMillis: IDLE_MS, rateLimit: { limit: 3, windowMillis: 60_000 }, now: () => clock.now });
+      opened.push(stores);
+      return stores;
+    },
+  };
+}

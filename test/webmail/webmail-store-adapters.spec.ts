@@ -1,0 +1,15 @@
+import { composeStoreContract } from '../contracts/compose-store.contract.ts';
+import { loginRateLimitContract } from '../contracts/login-rate-limit.contract.ts';
+import { mailStoreContract } from '../contracts/mail-store.contract.ts';
+import { sessionStoreContract } from '../contracts/session-store.contract.ts';
+import { eachStoreLocation } from '../support/store-locations.ts';
+
+describe('Webmail store adapters (SQLite, the MongoDB stand-in, and a MongoDB server when MONGODB_URL is set)', function () {
+  this.timeout(30_000);
+  eachStoreLocation((name, fixture) => {
+    loginRateLimitContract(name, fixture);
+    sessionStoreContract(name, fixture);
+    composeStoreContract(name, fixture);
+    mailStoreContract(name, fixture);
+  });
+});
