@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
+import type { AccountStreams } from './account-streams.ts';
+import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import {
@@ -50,7 +52,7 @@ function check(streamName: string, expected: ExpectedRevision, current: bigint |
  * optimistic concurrency, and `BEGIN IMMEDIATE` so the check and the insert are one atomic step even
  * against another process. WAL with FULL sync makes an acknowledged append durable.
  */
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements EventStore, AccountStreams {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
   private readonly listeners = new Set<() => void>();
@@ -111,6 +113,10 @@ export class SqliteEventStore implements EventStore {
     return this.sql<[bigint, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?')
       .all(after ?? 0n, limit)
       .map(toRecorded);
+  }
+
+  async readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
+    return this.sql<[string], EventRow>(ACCOUNT_EVENTS_SQL).all(accountId).map(toRecorded);
   }
 
   onAppend(listener: () => void): () => void {
