@@ -1,5 +1,6 @@
 import type { SqliteStep } from '../shared/sqlite-migrations.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
+import { EVENT_COLUMNS } from './sqlite-event-rows.ts';
 
 const PREFIX = `${FILTER_CATEGORY}-`;
 
@@ -35,5 +36,5 @@ export const accountIndexStep: SqliteStep = {
  * sorted. CROSS JOIN fixes that order, so the planner can never prefer walking the log by position.
  */
 export const ACCOUNT_EVENTS_SQL = `
-  SELECT events.* FROM stream_owners CROSS JOIN events ON events.stream = stream_owners.stream
+  SELECT ${EVENT_COLUMNS} FROM stream_owners CROSS JOIN events ON events.stream = stream_owners.stream
   WHERE stream_owners.account_id = ? ORDER BY events.position`;

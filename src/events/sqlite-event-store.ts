@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
+import { EVENT_COLUMNS, fromColumns } from './sqlite-event-rows.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import {
@@ -110,13 +111,14 @@ export class SqliteEventStore implements EventStore, AccountStreams {
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
-    return this.sql<[bigint, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?')
+    return this.sql<[bigint, number], unknown[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
+      .raw(true)
       .all(after ?? 0n, limit)
-      .map(toRecorded);
+      .map(fromColumns);
   }
 
   async readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
-    return this.sql<[string], EventRow>(ACCOUNT_EVENTS_SQL).all(accountId).map(toRecorded);
+    return this.sql<[string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId).map(fromColumns);
   }
 
   onAppend(listener: () => void): () => void {
