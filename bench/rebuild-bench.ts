@@ -11,12 +11,14 @@ import { logFixture } from './log-fixture.ts';
 
 const events = Number(process.argv[2] ?? 200_000);
 const rounds = Number(process.argv[3] ?? 3);
-const [ours, raw]: [number[], number[]] = [[], []];
+const [ours, raw, perCpu]: [number[], number[], number[]] = [[], [], []];
 for (let round = 1; round <= rounds; round += 1) {
   const fixture = await logFixture(events);
   await markProjected(fixture.dir, fixture.lastPosition);
   raw.push(rawScan(fixture.dir));
-  ours.push(rebuild(fixture.dir));
+  const { rate, perCpuSecond } = rebuild(fixture.dir);
+  ours.push(rate);
+  perCpu.push(perCpuSecond);
   process.stderr.write(`round ${round}: rebuild ${count(ours.at(-1)!)} events/s, raw scan ${count(raw.at(-1)!)} events/s, load average ${loadAverage()}\n`);
   rmSync(fixture.dir, { recursive: true, force: true });
 }
