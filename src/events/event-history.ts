@@ -1,3 +1,4 @@
+import { hasAccountStreams } from './account-streams.ts';
 import type { EventStore, RecordedEvent } from './event-store.ts';
 import { filterIdOfStream, filterStream } from './filter-events.ts';
 import { isSince, type LogPoint } from './log-point.ts';
@@ -28,15 +29,22 @@ function ownerOf(event: RecordedEvent): string | null {
   return typeof accountId === 'string' ? accountId : null;
 }
 
+/** Where the events come from: one filter's stream, the account's streams (by index), or the whole log. */
+async function sourceOf(events: EventStore, query: HistoryQuery): Promise<AsyncIterable<RecordedEvent> | Iterable<RecordedEvent>> {
+  if (query.filterId !== undefined) return events.readStream(filterStream(query.filterId));
+  if (query.accountId !== undefined && hasAccountStreams(events)) return events.readAccountEvents(query.accountId);
+  return readWholeLog(events);
+}
+
 /**
  * The event history an auditor asked for. One filter is read from its own stream; an account's events
- * need the whole log (from the start, even with `since`), since its streams are known only by their
- * FilterCreated events.
+ * from its streams where the store indexes them by account, else from the whole log (from the start,
+ * even with `since`), since its streams are known only by their FilterCreated events.
  */
 export async function* eventHistory(events: EventStore, query: HistoryQuery): AsyncGenerator<RecordedEvent> {
-  const source = query.filterId !== undefined ? (await events.readStream(filterStream(query.filterId)))[Symbol.iterator]() : readWholeLog(events);
+  const source = await sourceOf(events, query);
   const owners = new Map<string, string>();
-  for await (const event of source as AsyncIterable<RecordedEvent>) {
+  for await (const event of source) {
     const owner = ownerOf(event);
     if (owner !== null) owners.set(event.streamName, owner);
     if (query.accountId !== undefined) {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
+import type { AccountStreams } from './account-streams.ts';
+import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
+import { EVENT_COLUMNS, fromColumns } from './sqlite-event-rows.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import {
@@ -50,7 +53,7 @@ function check(streamName: string, expected: ExpectedRevision, current: bigint |
  * optimistic concurrency, and `BEGIN IMMEDIATE` so the check and the insert are one atomic step even
  * against another process. WAL with FULL sync makes an acknowledged append durable.
  */
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements EventStore, AccountStreams {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
   private readonly listeners = new Set<() => void>();
@@ -108,9 +111,14 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
-    return this.sql<[bigint, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?')
+    return this.sql<[bigint, number], unknown[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
+      .raw(true)
       .all(after ?? 0n, limit)
-      .map(toRecorded);
+      .map(fromColumns);
+  }
+
+  async readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
+    return this.sql<[string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId).map(fromColumns);
   }
 
   onAppend(listener: () => void): () => void {

@@ -1,4 +1,5 @@
 import { sqlStep, type SqliteSchema } from '../shared/sqlite-migrations.ts';
+import { accountIndexStep } from './sqlite-account-index.ts';
 
 /** `events.sqlite`, step by step. Add a step for every change; never edit one that has shipped. */
 export const eventsSchema: SqliteSchema = {
@@ -20,5 +21,6 @@ export const eventsSchema: SqliteSchema = {
         UNIQUE (stream, revision)
       );`,
     ),
+    accountIndexStep,
   ],
 };

@@ -230,6 +230,36 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
       assert.equal((await given.store.parkedEvents(projection)).length, 1);
     });
 
+    it('writes the same records from a previous-view hint as without it, and ignores a hint the stored view does not match', async () => {
+      const projection = `p-${newId()}`;
+      const accountId = newId();
+      const [kept, gone] = [
+        { id: newId(), statusId: '1' },
+        { id: newId(), statusId: '2' },
+      ];
+      const first = view({ accountId, statuses: [kept, gone], revision: 1 });
+      await given.store.applyBatch({ projection, position: 1n, views: [first], previous: new Map([[first.id, null]]) });
+      const added = { id: newId(), statusId: '3' };
+      const second = { ...first, title: 'renamed', statuses: [kept, added], revision: 2 };
+      await given.store.applyBatch({ projection, position: 2n, views: [second], previous: new Map([[first.id, first]]) });
+      assert.deepEqual(await given.store.loadFilter(first.id), second);
+      assert.equal(await given.store.findFilterStatus(accountId, gone.id), null);
+      assert.deepEqual(await given.store.findFilterStatus(accountId, added.id), { filterId: first.id, status: added });
+      const keywords = [{ id: newId(), keyword: 'new', wholeWord: false }];
+      // A stale hint (revision 1, while 2 is stored) must not decide what is written.
+      const third = { ...second, keywords, statuses: [], revision: 3 };
+      await given.store.applyBatch({ projection, position: 3n, views: [third], previous: new Map([[first.id, first]]) });
+      assert.deepEqual(await given.store.loadFilter(first.id), third);
+      assert.deepEqual(
+        (await given.store.listV1Filters(accountId)).map((r) => [r.id, r.phrase]),
+        [[keywords[0]!.id, 'new']],
+      );
+      assert.equal(await given.store.findFilterStatus(accountId, kept.id), null);
+      // A hint that says "not stored" for a stored view is ignored too: the older view is not written.
+      await given.store.applyBatch({ projection, position: 4n, views: [{ ...first, revision: 2 }], previous: new Map([[first.id, null]]) });
+      assert.deepEqual(await given.store.loadFilter(first.id), third);
+    });
+
     it('holds positions beyond 2^53', async () => {
       const projection = `p-${newId()}`;
       await given.store.advanceCheckpoint({ projection, position: 2n ** 62n + 1n });

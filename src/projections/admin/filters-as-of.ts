@@ -1,3 +1,4 @@
+import { hasAccountStreams } from '../../events/account-streams.ts';
 import type { EventStore } from '../../events/event-store.ts';
 import { readWholeLog } from '../../events/event-history.ts';
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
@@ -7,11 +8,13 @@ import { projectFilter, type FilterView } from '../fold/filter-view.ts';
 
 /**
  * Time travel: an account's v2 filters as they stood at `point`, folded from the log with the same pure
- * fold the projector uses, in the order the API lists them. Nothing is read from the read models.
+ * fold the projector uses, in the order the API lists them. Nothing is read from the read models. Where
+ * the store indexes streams by account, only the account's streams are read.
  */
 export async function filtersAsOf(events: EventStore, accountId: string, point: LogPoint): Promise<FilterView[]> {
   const views = new Map<string, FilterView>();
-  for await (const recorded of readWholeLog(events)) {
+  const source = hasAccountStreams(events) ? await events.readAccountEvents(accountId) : readWholeLog(events);
+  for await (const recorded of source) {
     // Positions grow along the log; times nearly so, so a time keeps scanning to the end.
     if ('position' in point && recorded.position > point.position) break;
     if (!isAtOrBefore(recorded, point)) continue;

@@ -17,16 +17,29 @@ export interface AppliedBatch {
   readonly views: number;
 }
 
+/** Events folded but not stored yet: one read-model transaction in the making, over one or more pages of the log. */
+export class PendingBatch {
+  /** Every view the batch has seen, as it stands after the events folded so far. */
+  readonly working = new Map<string, FilterView>();
+  readonly changed = new Map<string, FilterView>();
+  /** Each seen view as it was before the batch (null: not stored), for the store to write only what changed. */
+  readonly previous = new Map<string, FilterView | null>();
+  readonly announcements: string[] = [];
+  events = 0;
+  last: bigint | null = null;
+}
+
 const endsCommit = (metadata: unknown): boolean => {
   const m = metadata as Partial<EventMetadata> | null;
   return typeof m?.commitIndex !== 'number' || m.commitIndex === (m.commitSize ?? 1) - 1;
 };
 
 /**
- * The one way events reach a read model, for the live projector and for rebuilds alike: folds a batch of
- * events into the views they touch (loaded in one call, or kept from the previous batch) and stores the
- * changed views, any parked events and the checkpoint as one batch. Announcements are only returned, for
- * the caller to send once the batch has committed.
+ * The one way events reach a read model, for the live projector and for rebuilds alike: folds pages of
+ * events into the views they touch (loaded in one call, or kept from earlier pages and batches) and
+ * stores the changed views, any parked events and the checkpoint as one batch. A filter changed many
+ * times in a batch is stored once. Announcements are only returned, for the caller to send once the
+ * batch has committed.
  */
 export class BatchProjection {
   private readonly cache = new ViewCache();
@@ -37,12 +50,17 @@ export class BatchProjection {
     private readonly logger: Logger,
   ) {}
 
+  /** Folds and stores `events` as one batch. */
   async apply(events: readonly RecordedEvent[], parked: readonly ParkedEvent[] = []): Promise<AppliedBatch> {
-    const last = events.at(-1);
-    if (!last) throw new RangeError('an empty batch');
-    const working = await this.viewsFor(events);
-    const changed = new Map<string, FilterView>();
-    const announcements: string[] = [];
+    const pending = new PendingBatch();
+    await this.fold(pending, events);
+    return this.commit(pending, parked);
+  }
+
+  /** Folds the next page of the log into `pending`; nothing is stored. */
+  async fold(pending: PendingBatch, events: readonly RecordedEvent[]): Promise<void> {
+    await this.load(pending, events);
+    const { working, changed, announcements } = pending;
     for (const recorded of events) {
       const filterId = filterIdOfStream(recorded.streamName);
       const event = filterId === null ? null : readFilterEvent(recorded);
@@ -62,9 +80,18 @@ export class BatchProjection {
       }
       if (endsCommit(recorded.metadata)) announcements.push(after.accountId);
     }
-    await this.reads.applyBatch({ projection: this.projection, position: last.position, views: [...changed.values()], parked });
-    for (const view of changed.values()) this.cache.remember(view);
-    return { position: last.position, announcements, events: events.length, views: changed.size };
+    pending.events += events.length;
+    pending.last = events.at(-1)?.position ?? pending.last;
+  }
+
+  /** Stores the folded views and the checkpoint (the last folded position) as one transaction. */
+  async commit(pending: PendingBatch, parked: readonly ParkedEvent[] = []): Promise<AppliedBatch> {
+    const position = pending.last;
+    if (position === null) throw new RangeError('an empty batch');
+    const views = [...pending.changed.values()];
+    await this.reads.applyBatch({ projection: this.projection, position, views, parked, previous: pending.previous });
+    for (const view of views) this.cache.remember(view);
+    return { position, announcements: pending.announcements, events: pending.events, views: views.length };
   }
 
   /** Stores only parked events and moves the checkpoint past them. */
@@ -74,17 +101,23 @@ export class BatchProjection {
     await this.reads.applyBatch({ projection: this.projection, position: last.position, views: [], parked });
   }
 
-  private async viewsFor(events: readonly RecordedEvent[]): Promise<Map<string, FilterView>> {
-    const views = new Map<string, FilterView>();
+  /** Brings the views the events touch into the batch: kept from an earlier page or batch, or read in one call. */
+  private async load(pending: PendingBatch, events: readonly RecordedEvent[]): Promise<void> {
     const missing = new Set<string>();
     for (const recorded of events) {
       const filterId = filterIdOfStream(recorded.streamName);
-      if (filterId === null || views.has(filterId) || missing.has(filterId)) continue;
+      if (filterId === null || pending.previous.has(filterId) || missing.has(filterId)) continue;
       const cached = this.cache.get(filterId);
-      if (cached) views.set(filterId, cached);
+      if (cached) this.see(pending, filterId, cached);
       else missing.add(filterId);
     }
-    if (missing.size > 0) for (const [id, view] of await this.reads.loadFilters([...missing])) views.set(id, view);
-    return views;
+    if (missing.size === 0) return;
+    const found = await this.reads.loadFilters([...missing]);
+    for (const filterId of missing) this.see(pending, filterId, found.get(filterId) ?? null);
+  }
+
+  private see(pending: PendingBatch, filterId: string, view: FilterView | null): void {
+    pending.previous.set(filterId, view);
+    if (view) pending.working.set(filterId, view);
   }
 }

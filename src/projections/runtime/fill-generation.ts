@@ -5,8 +5,12 @@ import { FILTERS_PROJECTION } from './filter-projector.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import { DEFAULT_POLICY, ProjectionRunner, type RunnerPolicy } from './projection-runner.ts';
 
-/** Rebuilds read long pages: nobody waits for them, so bigger batches only save transactions. */
-export const FILL_POLICY: RunnerPolicy = { ...DEFAULT_POLICY, batchSize: 4096 };
+/**
+ * Nobody waits for a fill, so its batches are long: a filter changed many times in one batch is stored
+ * once, and each transaction's fixed cost (writing the touched pages) is shared by many events. The
+ * changed views are what a batch holds in memory, hence their limit; the log is read a page at a time.
+ */
+export const FILL_POLICY: RunnerPolicy = { ...DEFAULT_POLICY, pageSize: 4096, batchSize: 262_144, maxViews: 50_000 };
 
 export interface FillProgress {
   /** Events applied by this fill so far. */

@@ -2,12 +2,16 @@ import type { EventStore, RecordedEvent } from '../../events/event-store.ts';
 import { EventStoreUnavailableError } from '../../events/event-store.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
-import { BatchProjection, type AppliedBatch } from './batch-projection.ts';
+import { BatchProjection, PendingBatch, type AppliedBatch } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 
 export interface RunnerPolicy {
-  /** Events per read and per read-model transaction. */
+  /** Events per read-model transaction, at most (a commit read whole may pass it). */
   readonly batchSize: number;
+  /** Events per read of the log; the batch size when not given. */
+  readonly pageSize?: number;
+  /** Changed views after which a batch is stored even before it has `batchSize` events: they are held in memory. */
+  readonly maxViews?: number;
   /** Tries of one commit on its own before it is parked (only for errors that are not unavailability). */
   readonly attemptsBeforeParking: number;
   /** Parked commits in a row, with no view stored between them, after which parking stops: that looks systemic. */
@@ -77,41 +81,67 @@ export class ProjectionRunner {
     return this.failing;
   }
 
-  /** Reads what follows the checkpoint (never past `upTo`), and stores it as one batch. */
+  /**
+   * Reads what follows the checkpoint (never past `upTo`), a page at a time up to the batch size, and
+   * stores it as one batch: one read-model transaction with the checkpoint at its end.
+   */
   async step(upTo: bigint | null = null): Promise<StepResult> {
     if (this.isolateUntil !== null && this.position !== null && this.position >= this.isolateUntil) this.isolateUntil = null;
     const isolating = this.isolateUntil !== null;
-    let page: readonly RecordedEvent[];
-    try {
-      page = await this.events.readAll({ after: this.position, limit: isolating ? 1 : this.policy.batchSize });
-    } catch (error) {
-      return this.failed('read', error, this.position);
+    const pageSize = isolating ? 1 : Math.min(this.policy.pageSize ?? this.policy.batchSize, this.policy.batchSize);
+    const pending = new PendingBatch();
+    let first: RecordedEvent | undefined;
+    let unit: readonly RecordedEvent[] = [];
+    for (;;) {
+      let page: readonly RecordedEvent[];
+      try {
+        page = await this.events.readAll({ after: pending.last ?? this.position, limit: pageSize });
+      } catch (error) {
+        return this.failed('read', error, this.position);
+      }
+      const more = page.length >= pageSize;
+      if (upTo !== null) page = page.filter((e) => e.position <= upTo);
+      const head = page[0];
+      if (!head) break;
+      if (!first) {
+        first = head;
+        // One commit: the events that share the first position (EventStoreDB), or the first event (SQLite).
+        unit = page.filter((e) => e.position === head.position);
+      }
+      try {
+        await this.batches.fold(pending, page);
+      } catch (error) {
+        return this.applyFailed(error, first, unit, page.at(-1)!.position);
+      }
+      const full = pending.events >= this.policy.batchSize || pending.changed.size >= (this.policy.maxViews ?? Infinity);
+      if (isolating || !more || full || page.at(-1)!.position === upTo) break;
     }
-    if (upTo !== null) page = page.filter((e) => e.position <= upTo);
-    const first = page[0];
     if (!first) return { kind: 'idle' };
-    // One commit: the events that share the first position (EventStoreDB), or the first event (SQLite).
-    const unit = page.filter((e) => e.position === first.position);
     try {
-      const batch = await this.batches.apply(page);
+      const batch = await this.batches.commit(pending);
       this.position = batch.position;
       this.succeeded(batch.views);
       return { kind: 'applied', batch, parked: 0 };
     } catch (error) {
-      if (page.length > unit.length) {
-        this.isolateUntil = page.at(-1)!.position;
-        this.observer.stepFailed('apply');
-        this.logger.warn(
-          { err: error, from: first.position.toString(), to: this.isolateUntil.toString() },
-          'a projection batch failed; retrying its commits one by one',
-        );
-        return { kind: 'failed', retryInMs: 0, unavailable: isUnavailable(error) };
-      }
-      if (this.failures + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
-        return this.park(unit, error);
-      }
-      return this.failed('apply', error, first.position);
+      return this.applyFailed(error, first, unit, pending.last!);
     }
+  }
+
+  /** A batch of several commits is tried again commit by commit; a single commit is retried, then parked. */
+  private applyFailed(error: unknown, first: RecordedEvent, unit: readonly RecordedEvent[], last: bigint): Promise<StepResult> | StepResult {
+    if (last > unit.at(-1)!.position) {
+      this.isolateUntil = last;
+      this.observer.stepFailed('apply');
+      this.logger.warn(
+        { err: error, from: first.position.toString(), to: this.isolateUntil.toString() },
+        'a projection batch failed; retrying its commits one by one',
+      );
+      return { kind: 'failed', retryInMs: 0, unavailable: isUnavailable(error) };
+    }
+    if (this.failures + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
+      return this.park(unit, error);
+    }
+    return this.failed('apply', error, first.position);
   }
 
   private async park(unit: readonly RecordedEvent[], error: unknown): Promise<StepResult> {

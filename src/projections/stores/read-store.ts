@@ -31,6 +31,11 @@ export interface ProjectionBatch {
   readonly position: bigint;
   readonly views: readonly FilterView[];
   readonly parked?: readonly ParkedEvent[];
+  /**
+   * A hint: each view as the writer last loaded or stored it (null: not stored), so a store can write
+   * only the records that changed. A store uses it only where the stored revision still matches it.
+   */
+  readonly previous?: ReadonlyMap<string, FilterView | null>;
 }
 
 /**

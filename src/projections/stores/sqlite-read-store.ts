@@ -56,9 +56,12 @@ export class SqliteReadStore implements ManagedReadStore {
   /**
    * For a connection that only fills a fresh generation: commits need not reach the disk one by one, since
    * a crash merely leaves a generation that nobody reads (WAL keeps the file consistent either way).
+   * A large page cache (256 MiB, used only as the tables grow) keeps a long fill from slowing down as
+   * its indexes outgrow SQLite's default 2 MiB and every batch reads and spills their pages again.
    */
   relaxDurability(): this {
     this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('cache_size = -262144');
     return this;
   }
 

@@ -22,6 +22,10 @@ interface ParkedRow {
   parked_at: string;
 }
 
+/** The fold keeps a field's value (the same object) when an event leaves it alone. */
+const sameV1Records = (a: FilterView, b: FilterView): boolean =>
+  a.deleted === b.deleted && a.keywords === b.keywords && a.context === b.context && a.expiresAt === b.expiresAt && a.filterAction === b.filterAction;
+
 /**
  * One generation's tables and prepared statements. Queries check their ids first, as the MongoDB store
  * must: whatever is not an id names no record. `store` is not a transaction by itself: the store runs
@@ -38,17 +42,8 @@ export class SqliteReadTables {
   store(batch: ProjectionBatch): void {
     const q = this.q;
     for (const view of batch.views) {
-      const stored = q.storedRevision.get(view.id);
-      if (stored && stored.revision >= view.revision) continue;
-      const doc = JSON.stringify(view);
-      q.upsertFilter.run(view.id, view.accountId, view.revision, view.deleted ? 1 : 0, doc);
-      // A filter seen for the first time has no records to clear (they are written with it, always).
-      if (stored) {
-        q.clearV1.run(view.id);
-        q.clearStatuses.run(view.id);
-      }
-      for (const record of v1RecordsOf(view)) q.insertV1.run(record.filterId, record.id, record.accountId, JSON.stringify(record));
-      if (!view.deleted) for (const status of view.statuses) q.insertStatus.run(view.id, status.id, view.accountId);
+      const previous = batch.previous?.get(view.id);
+      if (previous === undefined || !this.storeChange(previous, view)) this.storeWhole(view);
     }
     for (const parked of batch.parked ?? []) {
       q.insertParked.run(
@@ -63,6 +58,54 @@ export class SqliteReadTables {
     }
     const current = q.readCheckpoint.get(batch.projection);
     if (!current || BigInt(current.position) < batch.position) q.writeCheckpoint.run(batch.projection, batch.position.toString());
+  }
+
+  /** The view (if newer than the stored one) with all its records written again. */
+  private storeWhole(view: FilterView): void {
+    const q = this.q;
+    const stored = q.storedRevision.get(view.id);
+    if (stored && stored.revision >= view.revision) return;
+    q.upsertFilter.run(view.id, view.accountId, view.revision, view.deleted ? 1 : 0, JSON.stringify(view));
+    // A filter seen for the first time has no records to clear (they are written with it, always).
+    if (stored) {
+      q.clearV1.run(view.id);
+      q.clearStatuses.run(view.id);
+    }
+    this.insertV1(view);
+    if (!view.deleted) for (const status of view.statuses) q.insertStatus.run(view.id, status.id, view.accountId);
+  }
+
+  /**
+   * Writes only the records that differ from `previous`, when the stored view is still `previous` (its
+   * revision names it: a view is a fold of its stream up to that revision). False, having written
+   * nothing, when it is not, for the caller to write the whole view instead.
+   */
+  private storeChange(previous: FilterView | null, view: FilterView): boolean {
+    const q = this.q;
+    const deleted = view.deleted ? 1 : 0;
+    if (previous === null) {
+      if (q.insertFilter.run(view.id, view.accountId, view.revision, deleted, JSON.stringify(view)).changes === 0) return false;
+      this.insertV1(view);
+      if (!view.deleted) for (const status of view.statuses) q.insertStatus.run(view.id, status.id, view.accountId);
+      return true;
+    }
+    if (view.revision <= previous.revision || view.accountId !== previous.accountId) return false;
+    if (q.updateFilter.run(view.revision, deleted, JSON.stringify(view), view.id, previous.revision).changes === 0) return false;
+    if (!sameV1Records(previous, view)) {
+      q.clearV1.run(view.id);
+      this.insertV1(view);
+    }
+    if (previous.statuses !== view.statuses || previous.deleted !== view.deleted) {
+      const before = new Set(previous.deleted ? [] : previous.statuses.map((s) => s.id));
+      const after = new Set(view.deleted ? [] : view.statuses.map((s) => s.id));
+      for (const id of before) if (!after.has(id)) q.deleteStatus.run(view.id, id);
+      for (const id of after) if (!before.has(id)) q.insertStatus.run(view.id, id, view.accountId);
+    }
+    return true;
+  }
+
+  private insertV1(view: FilterView): void {
+    for (const record of v1RecordsOf(view)) this.q.insertV1.run(record.filterId, record.id, record.accountId, JSON.stringify(record));
   }
 
   loadFilter(filterId: string): FilterView | null {
@@ -136,10 +179,15 @@ function queries(db: SqliteDatabase, g: number) {
       `INSERT INTO ${filters} (id, account_id, revision, deleted, doc) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, doc = excluded.doc`,
     ),
+    insertFilter: prepare<[string, string, number, number, string]>(
+      `INSERT INTO ${filters} (id, account_id, revision, deleted, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    ),
+    updateFilter: prepare<[number, number, string, string, number]>(`UPDATE ${filters} SET revision = ?, deleted = ?, doc = ? WHERE id = ? AND revision = ?`),
     clearV1: prepare<[string]>(`DELETE FROM ${v1} WHERE filter_id = ?`),
     // OR REPLACE: a view that lists one keyword id twice keeps one record instead of failing.
     insertV1: prepare<[string, string, string, string]>(`INSERT OR REPLACE INTO ${v1} (filter_id, id, account_id, doc) VALUES (?, ?, ?, ?)`),
     clearStatuses: prepare<[string]>(`DELETE FROM ${statuses} WHERE filter_id = ?`),
+    deleteStatus: prepare<[string, string]>(`DELETE FROM ${statuses} WHERE filter_id = ? AND id = ?`),
     insertStatus: prepare<[string, string, string]>(`INSERT OR REPLACE INTO ${statuses} (filter_id, id, account_id) VALUES (?, ?, ?)`),
     insertParked: prepare<[string, string, string, string, string, string, string]>(
       `INSERT OR REPLACE INTO ${parked} (projection, stream, revision, position, type, error, parked_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,

@@ -1,0 +1,62 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { FILTERS_PROJECTION } from '../src/projections/runtime/filter-projector.ts';
+import { SqliteReadStore } from '../src/projections/stores/sqlite-read-store.ts';
+
+/** The one shape every benchmark prints its results in. */
+export function row(name: string, ours: string, baseline: string, ratio: number | null, goal: string): void {
+  process.stdout.write(`${name}: ours ${ours}, baseline ${baseline}, ratio ${ratio === null ? 'n/a' : ratio.toFixed(2)} (goal ${goal})\n`);
+}
+
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+export function loadAverage(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+/** Marks the log as projected by a live projector, so `projections rebuild` fills up to its last event. */
+export async function markProjected(dir: string, position: bigint): Promise<void> {
+  const reads = SqliteReadStore.inDataDir(dir);
+  await reads.advanceCheckpoint({ projection: FILTERS_PROJECTION, position });
+  await reads.close();
+}
+
+const RAW_SCAN = `
+  const Database = require('better-sqlite3');
+  const db = new Database(process.argv[1], { readonly: true });
+  const page = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT 4096');
+  const started = process.hrtime.bigint();
+  let n = 0, after = 0;
+  for (;;) {
+    const rows = page.all(after);
+    if (rows.length === 0) break;
+    for (const row of rows) { JSON.parse(row.data); JSON.parse(row.metadata); n += 1; }
+    after = rows[rows.length - 1].position;
+  }
+  process.stdout.write(String(n / (Number(process.hrtime.bigint() - started) / 1e9)));
+`;
+
+/** The baseline of a rebuild, in its own process: better-sqlite3 reading every event and parsing its data and metadata. */
+export const rawScan = (dir: string): number => Number(execFileSync(process.execPath, ['-e', RAW_SCAN, join(dir, 'events.sqlite')]).toString());
+
+/**
+ * The real `projections rebuild` command in its own process: its events/s over the time spent projecting,
+ * and the events per second of CPU the whole process used (start-up included), which a loaded machine
+ * changes less.
+ */
+export function rebuild(dir: string): { rate: number; perCpuSecond: number } {
+  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'projections', 'rebuild'], {
+    env: { ...process.env, DATA_DIR: dir },
+  });
+  const summary = run.stdout.toString();
+  const found = /: (\d+) events\/s/.exec(summary);
+  if (run.status !== 0 || !found) throw new Error(`projections rebuild failed: ${summary}${run.stderr.toString()}`);
+  const [, user, system] = /cpu ([\d.]+) ([\d.]+)/.exec(run.stderr.toString())!;
+  const events = Number(/rebuilt (\d+) events/.exec(summary)![1]);
+  return { rate: Number(found[1]), perCpuSecond: events / (Number(user) + Number(system)) };
+}

@@ -1,0 +1,26 @@
+/**
+ * How fast `projections rebuild` projects on the embedded stores, against a raw scan of the same log:
+ *   node --import tsx bench/rebuild-bench.ts [events=200000] [rounds=3]
+ * The log (bench/log-fixture.ts) is marked as already projected; then, in alternation, a raw scan
+ * (better-sqlite3 reading every event and parsing its data and metadata) and the real CLI command run,
+ * each in its own process, on a fresh copy of the data directory. Prints the median of each.
+ */
+import { rmSync } from 'node:fs';
+import { count, loadAverage, markProjected, median, rawScan, rebuild, row } from './bench-rows.ts';
+import { logFixture } from './log-fixture.ts';
+
+const events = Number(process.argv[2] ?? 200_000);
+const rounds = Number(process.argv[3] ?? 3);
+const [ours, raw, perCpu]: [number[], number[], number[]] = [[], [], []];
+for (let round = 1; round <= rounds; round += 1) {
+  const fixture = await logFixture(events);
+  await markProjected(fixture.dir, fixture.lastPosition);
+  raw.push(rawScan(fixture.dir));
+  const { rate, perCpuSecond } = rebuild(fixture.dir);
+  ours.push(rate);
+  perCpu.push(perCpuSecond);
+  process.stderr.write(`round ${round}: rebuild ${count(ours.at(-1)!)} events/s, raw scan ${count(raw.at(-1)!)} events/s, load average ${loadAverage()}\n`);
+  rmSync(fixture.dir, { recursive: true, force: true });
+}
+const [o, r] = [median(ours), median(raw)];
+row(`projections rebuild, ${count(events)} events`, `${count(o)} events/s`, `${count(r)} events/s (raw scan)`, o / r, 'at least 100,000 events/s and 0.3');
