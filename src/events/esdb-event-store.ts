@@ -17,11 +17,13 @@ import {
   isCommandError,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
+  type AppendResult as ClientAppendResult,
   type JSONType,
   type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
 import { setTimeout as delay } from 'node:timers/promises';
+import { isAfter, packPosition, unpackPosition } from './esdb-position.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
   ConcurrencyError,
@@ -49,8 +51,6 @@ export function toClientRevision(expected: ExpectedRevision): AppendExpectedRevi
   return expected;
 }
 
-const after = (a: Position, b: Position) => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
-
 function toRecorded(event: EsdbRecorded, position: bigint): RecordedEvent {
   return {
     eventId: event.id,
@@ -74,8 +74,9 @@ function unavailable(error: unknown): never {
 
 /**
  * EventStoreDB / KurrentDB adapter (`EVENTSTORE_URL`, e.g. `esdb://localhost:2113?tls=false`). Positions
- * are commit positions in $all. The client reconnects by itself for calls; the subscription that feeds
- * `onAppend` is opened again with growing back-off after the server restarts.
+ * are full $all positions (commit and prepare, packed by esdb-position.ts), so every event of a multi-event
+ * append has its own. The client reconnects by itself for calls; the subscription that feeds `onAppend` is
+ * opened again with growing back-off after the server restarts.
  */
 export class EsdbEventStore implements EventStore {
   private readonly listeners = new Set<() => void>();
@@ -92,16 +93,37 @@ export class EsdbEventStore implements EventStore {
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
     const data = events.map((e) => jsonEvent({ type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
+    let result: ClientAppendResult;
     try {
-      const result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
-      // A successful append always reports its position; -1 would only make a reader stop waiting early.
-      const position = result.position?.commit ?? -1n;
-      this.heard(position);
-      return { nextRevision: result.nextExpectedRevision, position };
+      result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) throw new ConcurrencyError(streamName, expected, error.actualVersion);
       return unavailable(error);
     }
+    const position = await this.lastPositionOf(streamName, result, events.length);
+    this.heard(position);
+    return { nextRevision: result.nextExpectedRevision, position };
+  }
+
+  /**
+   * The server answers an append with the position of its first event (commit and prepare both set to the
+   * commit position), so for several events the last one's position is read back from $all: the appended
+   * events are the `count` events that start there. A successful append always reports a position; -1
+   * would only make a reader stop waiting early.
+   */
+  private async lastPositionOf(streamName: string, result: ClientAppendResult, count: number): Promise<bigint> {
+    if (!result.position) return -1n;
+    if (count === 1) return packPosition(result.position);
+    let last: Position = result.position;
+    try {
+      for await (const resolved of this.client.readAll({ fromPosition: result.position, maxCount: count, direction: FORWARDS })) {
+        const event = resolved.event;
+        if (event?.streamId === streamName && event.revision <= result.nextExpectedRevision && isAfter(event.position, last)) last = event.position;
+      }
+    } catch {
+      // The events are stored: answering the append matters more than waiting for all of them to be projected.
+    }
+    return packPosition(last);
   }
 
   async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
@@ -109,7 +131,8 @@ export class EsdbEventStore implements EventStore {
     try {
       for await (const resolved of this.client.readStream(streamName, { direction: FORWARDS, fromRevision: START })) {
         // Servers before 22.6 give no position when reading a stream; handlers only use revisions.
-        if (resolved.event) events.push(toRecorded(resolved.event as EsdbRecorded, resolved.event.position?.commit ?? -1n));
+        const event = resolved.event as EsdbRecorded | undefined;
+        if (event) events.push(toRecorded(event, event.position ? packPosition(event.position) : -1n));
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
@@ -119,34 +142,40 @@ export class EsdbEventStore implements EventStore {
   }
 
   /**
-   * Reads $all forwards and keeps this project's events. A page never ends inside a commit, so reading on
-   * "after the last position" can never skip an event that shares its commit position.
+   * Reads $all forwards from the event at `after` (the server starts a read at the position it is given,
+   * inclusively) and keeps this project's events that come after it, so reading on from any event's
+   * position, even one inside a multi-event append, returns exactly the events that follow it. A value
+   * whose commit half is 0 is no event's position (a checkpoint kept before positions were full ones):
+   * reading starts at the beginning of $all then, and the projections' revision guards make that harmless.
    */
   async readAll({ after: from, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
     const found: RecordedEvent[] = [];
-    let cursor: Position | null = from === null ? null : { commit: from, prepare: from };
+    const floor = from === null ? null : unpackPosition(from);
+    let cursor: Position | null = floor && floor.commit > 0n ? floor : null;
     for (;;) {
       const start: ReadPosition = cursor ?? START;
       let raw = 0;
-      let full = false;
+      const page = this.client.readAll({ fromPosition: start, maxCount: READ_PAGE, direction: FORWARDS });
       try {
-        for await (const resolved of this.client.readAll({ fromPosition: start, maxCount: READ_PAGE, direction: FORWARDS })) {
+        for await (const resolved of page) {
           raw += 1;
           const event = resolved.event;
           if (!event) continue;
-          if (cursor && !after(event.position, cursor)) continue;
+          if (cursor && !isAfter(event.position, cursor)) continue;
           cursor = event.position;
-          if (from !== null && event.position.commit <= from) continue;
-          if (found.length >= limit && event.position.commit !== found.at(-1)!.position) {
-            full = true;
-            break;
-          }
-          if (event.streamId.startsWith(STREAM_PREFIX)) found.push(toRecorded(event, event.position.commit));
+          if (floor && !isAfter(event.position, floor)) continue;
+          if (!event.streamId.startsWith(STREAM_PREFIX)) continue;
+          found.push(toRecorded(event, packPosition(event.position)));
+          if (found.length >= limit) break;
         }
       } catch (error) {
         return unavailable(error);
       }
-      if (full || raw < READ_PAGE) return found;
+      if (found.length >= limit) {
+        await page.cancel();
+        return found;
+      }
+      if (raw < READ_PAGE) return found;
     }
   }
 
@@ -180,7 +209,7 @@ export class EsdbEventStore implements EventStore {
         this.subscription = subscription;
         for await (const resolved of subscription) {
           backoff = 100;
-          if (resolved.event) this.heard(resolved.event.position.commit);
+          if (resolved.event) this.heard(packPosition(resolved.event.position));
         }
       } catch {
         // The server went away or restarted: subscribe again below, after a pause.

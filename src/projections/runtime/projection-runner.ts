@@ -90,7 +90,7 @@ export class ProjectionRunner {
     if (upTo !== null) page = page.filter((e) => e.position <= upTo);
     const first = page[0];
     if (!first) return { kind: 'idle' };
-    // One commit: the events that share the first position (EventStoreDB), or the first event (SQLite).
+    // Every event has a position of its own (the port's contract), so the unit to park is the first event.
     const unit = page.filter((e) => e.position === first.position);
     try {
       const batch = await this.batches.apply(page);
