@@ -34,24 +34,34 @@ describe('EventStoreDB adapter: full positions', () => {
 });
 
 // The contract against the EventStoreDB gRPC protocol STAND-IN (test/support/esdb-stand-in.ts), not a
-// server: the adapter's real client calls, answered with EventStoreDB's position rules, in every run.
-describe('EventStoreDB adapter against the protocol stand-in (not a server)', function () {
-  let standIn: EsdbStandIn | null = null;
-  before(async () => {
-    standIn = await EsdbStandIn.start();
+// server: the adapter's real client calls, answered with EventStoreDB's position rules, in every run;
+// once through BatchAppend (what the client uses with a 21.10+ server) and once through Append (older).
+for (const appendCall of ['BatchAppend', 'Append'] as const) {
+  describe(`EventStoreDB adapter against the protocol stand-in (not a server), appending with ${appendCall}`, function () {
+    let standIn: EsdbStandIn | null = null;
+    before(async () => {
+      standIn = await EsdbStandIn.start(appendCall);
+    });
+    after(async () => {
+      await standIn?.stop();
+    });
+    eventStoreContract(`EventStoreDB protocol stand-in (not a server), ${appendCall}`, () => ({
+      async open() {
+        return EsdbEventStore.connect(standIn!.url);
+      },
+      async openSibling() {
+        return EsdbEventStore.connect(standIn!.url);
+      },
+    }));
+    describe('afterwards', () => {
+      it(`served every append of the contract through ${appendCall}`, () => {
+        const other = appendCall === 'Append' ? 'BatchAppend' : 'Append';
+        assert.ok(standIn!.served[appendCall] > 10, JSON.stringify(standIn!.served));
+        assert.equal(standIn!.served[other], 0);
+      });
+    });
   });
-  after(async () => {
-    await standIn?.stop();
-  });
-  eventStoreContract('EventStoreDB protocol stand-in (not a server)', () => ({
-    async open() {
-      return EsdbEventStore.connect(standIn!.url);
-    },
-    async openSibling() {
-      return EsdbEventStore.connect(standIn!.url);
-    },
-  }));
-});
+}
 
 // The same contract against a real EventStoreDB or KurrentDB: CI's server job, or `docker compose up`.
 eventStoreContract('EventStoreDB server', () => {

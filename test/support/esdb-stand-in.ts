@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Server, ServerCredentials, status, type ServerReadableStream, type ServerWritableStream, type sendUnaryData } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status, type ServerWritableStream } from '@grpc/grpc-js';
 import type * as StreamsGrpc from '@eventstore/db-client/generated/streams_grpc_pb.js';
+import type * as FeaturesGrpc from '@eventstore/db-client/generated/serverfeatures_grpc_pb.js';
 import type * as Streams from '@eventstore/db-client/generated/streams_pb.js';
 import type * as Shared from '@eventstore/db-client/generated/shared_pb.js';
-import { atOrAfter, StandInLog, type Expected, type LogPosition, type ProposedEvent, type StoredEvent } from './esdb-stand-in-log.ts';
+import { append, batchAppend, supportedMethods, type Served } from './esdb-stand-in-appends.ts';
+import { atOrAfter, StandInLog, type LogPosition, type StoredEvent } from './esdb-stand-in-log.ts';
 
 // The service definitions and messages @eventstore/db-client itself speaks, generated from EventStoreDB's
 // .proto files (the package ships the generated code, not the .proto files).
 const require = createRequire(import.meta.url);
 const { StreamsService } = require('@eventstore/db-client/generated/streams_grpc_pb.js') as typeof StreamsGrpc;
+const { ServerFeaturesService } = require('@eventstore/db-client/generated/serverfeatures_grpc_pb.js') as typeof FeaturesGrpc;
 const pb = require('@eventstore/db-client/generated/streams_pb.js') as typeof Streams;
 const shared = require('@eventstore/db-client/generated/shared_pb.js') as typeof Shared;
 
@@ -17,13 +20,6 @@ type ReadOptions = Streams.ReadReq.Options;
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 const streamNameOf = (id: Shared.StreamIdentifier | undefined) => text(id?.getStreamName_asU8() ?? new Uint8Array());
-
-function expectedOf(options: Streams.AppendReq.Options): Expected {
-  if (options.hasRevision()) return { kind: 'revision', revision: BigInt(options.getRevision()) };
-  if (options.hasNoStream()) return { kind: 'no_stream' };
-  if (options.hasStreamExists()) return { kind: 'stream_exists' };
-  return { kind: 'any' };
-}
 
 function toReadResp(event: StoredEvent): Streams.ReadResp {
   const recorded = new pb.ReadResp.ReadEvent.RecordedEvent();
@@ -50,25 +46,33 @@ function filterOf(options: ReadOptions): (event: StoredEvent) => boolean {
   return (event) => (prefixes.length === 0 || prefixes.some((p) => field(event).startsWith(p))) && (!regex || regex.test(field(event)));
 }
 
+/** Which append call the client is led to use: a 21.10+ server advertises BatchAppend, older ones do not. */
+export type AppendCall = 'BatchAppend' | 'Append';
+
 /**
  * An EventStoreDB gRPC protocol STAND-IN, not a server: it answers only the calls the EventStoreDB adapter
- * makes (Streams.Append with an expected revision, Streams.Read of a stream, of $all forwards, and the
- * filtered $all subscription), from one in-memory log with EventStoreDB's position rules (see
- * esdb-stand-in-log.ts). Anything else is answered UNIMPLEMENTED, including ServerFeatures, so the client
- * appends with Append rather than BatchAppend. Nothing is stored on disk; there is no cluster, no auth.
+ * makes (Streams.BatchAppend or Streams.Append with an expected revision, Streams.Read of a stream, of
+ * $all forwards, and the filtered $all subscription), from one in-memory log with EventStoreDB's position
+ * rules (see esdb-stand-in-log.ts). With `Append`, ServerFeatures is not served (UNIMPLEMENTED), as by a
+ * server before 21.10, and the client falls back to Append. Anything else is UNIMPLEMENTED. Nothing is
+ * stored on disk; there is no cluster, no TLS, no authentication.
  */
 export class EsdbStandIn {
   readonly log = new StandInLog();
+  /** Appends served per call, so a test can tell which path the client took. */
+  readonly served: Served = { Append: 0, BatchAppend: 0 };
   private readonly server = new Server();
-  private readonly calls = new Set<ServerWritableStream<Streams.ReadReq, Streams.ReadResp>>();
+  private readonly calls = new Set<{ end(): void }>();
   private port = 0;
 
-  static async start(): Promise<EsdbStandIn> {
+  static async start(appendCall: AppendCall = 'BatchAppend'): Promise<EsdbStandIn> {
     const standIn = new EsdbStandIn();
     standIn.server.addService(StreamsService, {
-      append: (call: ServerReadableStream<Streams.AppendReq, Streams.AppendResp>, done: sendUnaryData<Streams.AppendResp>) => standIn.append(call, done),
+      append: append(standIn.log, standIn.served),
+      batchAppend: batchAppend(standIn.log, standIn.calls, standIn.served),
       read: (call: ServerWritableStream<Streams.ReadReq, Streams.ReadResp>) => standIn.read(call),
     });
+    if (appendCall === 'BatchAppend') standIn.server.addService(ServerFeaturesService, { getSupportedMethods: supportedMethods('24.10.0-stand-in') });
     standIn.port = await new Promise<number>((resolve, reject) =>
       standIn.server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
     );
@@ -83,44 +87,6 @@ export class EsdbStandIn {
   async stop(): Promise<void> {
     for (const call of this.calls) call.end();
     await new Promise<void>((resolve) => this.server.tryShutdown(() => resolve()));
-  }
-
-  private append(call: ServerReadableStream<Streams.AppendReq, Streams.AppendResp>, done: sendUnaryData<Streams.AppendResp>): void {
-    let options: Streams.AppendReq.Options | null = null;
-    const proposed: ProposedEvent[] = [];
-    call.on('data', (req: Streams.AppendReq) => {
-      if (req.hasOptions()) options = req.getOptions()!;
-      const message = req.getProposedMessage();
-      if (!message) return;
-      const metadata = message.getMetadataMap();
-      proposed.push({
-        id: message.getId()?.getString() || randomUUID(),
-        type: metadata.get('type') ?? '',
-        contentType: metadata.get('content-type') ?? 'application/octet-stream',
-        data: message.getData_asU8(),
-        customMetadata: message.getCustomMetadata_asU8(),
-      });
-    });
-    call.on('end', () => {
-      if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
-      const expected = expectedOf(options);
-      const outcome = this.log.append(streamNameOf(options.getStreamIdentifier()), expected, proposed);
-      const response = new pb.AppendResp();
-      if (outcome.ok) {
-        // As the server does: the commit position in both halves, i.e. the position of the first event.
-        const position = new pb.AppendResp.Position().setCommitPosition(outcome.commit.toString()).setPreparePosition(outcome.commit.toString());
-        return done(null, response.setSuccess(new pb.AppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position)));
-      }
-      // EventStoreDB answers a wrong expected revision inside AppendResp, not with a gRPC error status.
-      const wrong = new pb.AppendResp.WrongExpectedVersion();
-      if (outcome.current === null) wrong.setCurrentNoStream(new shared.Empty());
-      else wrong.setCurrentRevision(outcome.current.toString());
-      if (expected.kind === 'revision') wrong.setExpectedRevision(expected.revision.toString());
-      else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new shared.Empty());
-      else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new shared.Empty());
-      else wrong.setExpectedAny(new shared.Empty());
-      done(null, response.setWrongExpectedVersion(wrong));
-    });
   }
 
   private read(call: ServerWritableStream<Streams.ReadReq, Streams.ReadResp>): void {
