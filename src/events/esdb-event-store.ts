@@ -1,7 +1,6 @@
 import {
   ANY,
   DeadlineExceededError,
-  END,
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
@@ -10,7 +9,6 @@ import {
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
-  streamNameFilter,
   TimeoutError,
   UnavailableError,
   WrongExpectedVersionError,
@@ -22,7 +20,7 @@ import {
   type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
-import { setTimeout as delay } from 'node:timers/promises';
+import { EsdbAppendWatch } from './esdb-append-watch.ts';
 import { isAfter, packPosition, unpackPosition } from './esdb-position.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
@@ -39,7 +37,6 @@ import {
 /** This project's streams: `filter-<id>`. Everything else in $all (system and foreign streams) is skipped. */
 const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
 const READ_PAGE = 512;
-const MAX_RESUBSCRIBE_DELAY_MS = 5000;
 
 type EsdbRecorded = NonNullable<AllStreamResolvedEvent['event']>;
 
@@ -75,16 +72,14 @@ function unavailable(error: unknown): never {
 /**
  * EventStoreDB / KurrentDB adapter (`EVENTSTORE_URL`, e.g. `esdb://localhost:2113?tls=false`). Positions
  * are full $all positions (commit and prepare, packed by esdb-position.ts), so every event of a multi-event
- * append has its own. The client reconnects by itself for calls; the subscription that feeds `onAppend` is
- * opened again with growing back-off after the server restarts.
+ * append has its own. The client reconnects by itself for calls; `onAppend` is esdb-append-watch.ts.
  */
 export class EsdbEventStore implements EventStore {
-  private readonly listeners = new Set<() => void>();
-  private subscription: { unsubscribe(): Promise<void> } | null = null;
-  private watching = false;
-  private lastHeard = -1n;
+  private readonly appends: EsdbAppendWatch;
 
-  constructor(private readonly client: EventStoreDBClient) {}
+  constructor(private readonly client: EventStoreDBClient) {
+    this.appends = new EsdbAppendWatch(client, STREAM_PREFIX);
+  }
 
   static connect(url: string): EsdbEventStore {
     return new EsdbEventStore(EventStoreDBClient.connectionString(url));
@@ -101,7 +96,7 @@ export class EsdbEventStore implements EventStore {
       return unavailable(error);
     }
     const position = await this.lastPositionOf(streamName, result, events.length);
-    this.heard(position);
+    this.appends.heard(position);
     return { nextRevision: result.nextExpectedRevision, position };
   }
 
@@ -180,63 +175,11 @@ export class EsdbEventStore implements EventStore {
   }
 
   onAppend(listener: () => void): () => void {
-    this.listeners.add(listener);
-    if (!this.watching) {
-      this.watching = true;
-      void this.watch();
-    }
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.unwatch();
-    };
+    return this.appends.onAppend(listener);
   }
 
   async close(): Promise<void> {
-    this.listeners.clear();
-    this.unwatch();
+    this.appends.close();
     await this.client.dispose();
-  }
-
-  /** Another process's appends arrive through a $all subscription filtered to this project's streams. */
-  private async watch(): Promise<void> {
-    let backoff = 100;
-    while (this.watching) {
-      try {
-        const subscription = this.client.subscribeToAll({
-          fromPosition: END,
-          filter: streamNameFilter({ prefixes: [STREAM_PREFIX] }),
-        });
-        this.subscription = subscription;
-        for await (const resolved of subscription) {
-          backoff = 100;
-          if (resolved.event) this.heard(packPosition(resolved.event.position));
-        }
-      } catch {
-        // The server went away or restarted: subscribe again below, after a pause.
-      }
-      this.subscription = null;
-      if (!this.watching) return;
-      // Appends made while disconnected are not missed: the projector re-reads from its checkpoint.
-      this.notify();
-      await delay(backoff);
-      backoff = Math.min(backoff * 2, MAX_RESUBSCRIBE_DELAY_MS);
-    }
-  }
-
-  private unwatch(): void {
-    this.watching = false;
-    void this.subscription?.unsubscribe().catch(() => {});
-    this.subscription = null;
-  }
-
-  /** One hint per new position, whether it came from our own append or from the subscription. */
-  private heard(position: bigint): void {
-    if (position <= this.lastHeard) return;
-    this.lastHeard = position;
-    this.notify();
-  }
-
-  private notify(): void {
-    for (const listener of [...this.listeners]) listener();
   }
 }
