@@ -1,7 +1,6 @@
 import {
   ANY,
   DeadlineExceededError,
-  END,
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
@@ -10,18 +9,19 @@ import {
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
-  streamNameFilter,
   TimeoutError,
   UnavailableError,
   WrongExpectedVersionError,
   isCommandError,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
+  type AppendResult as ClientAppendResult,
   type JSONType,
   type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
-import { setTimeout as delay } from 'node:timers/promises';
+import { EsdbAppendWatch } from './esdb-append-watch.ts';
+import { isAfter, packPosition, unpackPosition } from './esdb-position.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
   ConcurrencyError,
@@ -37,7 +37,6 @@ import {
 /** This project's streams: `filter-<id>`. Everything else in $all (system and foreign streams) is skipped. */
 const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
 const READ_PAGE = 512;
-const MAX_RESUBSCRIBE_DELAY_MS = 5000;
 
 type EsdbRecorded = NonNullable<AllStreamResolvedEvent['event']>;
 
@@ -48,8 +47,6 @@ export function toClientRevision(expected: ExpectedRevision): AppendExpectedRevi
   if (expected === 'any') return ANY;
   return expected;
 }
-
-const after = (a: Position, b: Position) => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
 
 function toRecorded(event: EsdbRecorded, position: bigint): RecordedEvent {
   return {
@@ -74,16 +71,15 @@ function unavailable(error: unknown): never {
 
 /**
  * EventStoreDB / KurrentDB adapter (`EVENTSTORE_URL`, e.g. `esdb://localhost:2113?tls=false`). Positions
- * are commit positions in $all. The client reconnects by itself for calls; the subscription that feeds
- * `onAppend` is opened again with growing back-off after the server restarts.
+ * are full $all positions (commit and prepare, packed by esdb-position.ts), so every event of a multi-event
+ * append has its own. The client reconnects by itself for calls; `onAppend` is esdb-append-watch.ts.
  */
 export class EsdbEventStore implements EventStore {
-  private readonly listeners = new Set<() => void>();
-  private subscription: { unsubscribe(): Promise<void> } | null = null;
-  private watching = false;
-  private lastHeard = -1n;
+  private readonly appends: EsdbAppendWatch;
 
-  constructor(private readonly client: EventStoreDBClient) {}
+  constructor(private readonly client: EventStoreDBClient) {
+    this.appends = new EsdbAppendWatch(client, STREAM_PREFIX);
+  }
 
   static connect(url: string): EsdbEventStore {
     return new EsdbEventStore(EventStoreDBClient.connectionString(url));
@@ -92,16 +88,37 @@ export class EsdbEventStore implements EventStore {
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
     const data = events.map((e) => jsonEvent({ type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
+    let result: ClientAppendResult;
     try {
-      const result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
-      // A successful append always reports its position; -1 would only make a reader stop waiting early.
-      const position = result.position?.commit ?? -1n;
-      this.heard(position);
-      return { nextRevision: result.nextExpectedRevision, position };
+      result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) throw new ConcurrencyError(streamName, expected, error.actualVersion);
       return unavailable(error);
     }
+    const position = await this.lastPositionOf(streamName, result, events.length);
+    this.appends.heard(position);
+    return { nextRevision: result.nextExpectedRevision, position };
+  }
+
+  /**
+   * The server answers an append with the position of its first event (commit and prepare both set to the
+   * commit position), so for several events the last one's position is read back from $all: the appended
+   * events are the `count` events that start there. A successful append always reports a position; -1
+   * would only make a reader stop waiting early.
+   */
+  private async lastPositionOf(streamName: string, result: ClientAppendResult, count: number): Promise<bigint> {
+    if (!result.position) return -1n;
+    if (count === 1) return packPosition(result.position);
+    let last: Position = result.position;
+    try {
+      for await (const resolved of this.client.readAll({ fromPosition: result.position, maxCount: count, direction: FORWARDS })) {
+        const event = resolved.event;
+        if (event?.streamId === streamName && event.revision <= result.nextExpectedRevision && isAfter(event.position, last)) last = event.position;
+      }
+    } catch {
+      // The events are stored: answering the append matters more than waiting for all of them to be projected.
+    }
+    return packPosition(last);
   }
 
   async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
@@ -109,7 +126,8 @@ export class EsdbEventStore implements EventStore {
     try {
       for await (const resolved of this.client.readStream(streamName, { direction: FORWARDS, fromRevision: START })) {
         // Servers before 22.6 give no position when reading a stream; handlers only use revisions.
-        if (resolved.event) events.push(toRecorded(resolved.event as EsdbRecorded, resolved.event.position?.commit ?? -1n));
+        const event = resolved.event as EsdbRecorded | undefined;
+        if (event) events.push(toRecorded(event, event.position ? packPosition(event.position) : -1n));
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
@@ -119,95 +137,49 @@ export class EsdbEventStore implements EventStore {
   }
 
   /**
-   * Reads $all forwards and keeps this project's events. A page never ends inside a commit, so reading on
-   * "after the last position" can never skip an event that shares its commit position.
+   * Reads $all forwards from the event at `after` (the server starts a read at the position it is given,
+   * inclusively) and keeps this project's events that come after it, so reading on from any event's
+   * position, even one inside a multi-event append, returns exactly the events that follow it. A value
+   * whose commit half is 0 is no event's position (a checkpoint kept before positions were full ones):
+   * reading starts at the beginning of $all then, and the projections' revision guards make that harmless.
    */
   async readAll({ after: from, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
     const found: RecordedEvent[] = [];
-    let cursor: Position | null = from === null ? null : { commit: from, prepare: from };
+    const floor = from === null ? null : unpackPosition(from);
+    let cursor: Position | null = floor && floor.commit > 0n ? floor : null;
     for (;;) {
       const start: ReadPosition = cursor ?? START;
       let raw = 0;
-      let full = false;
+      const page = this.client.readAll({ fromPosition: start, maxCount: READ_PAGE, direction: FORWARDS });
       try {
-        for await (const resolved of this.client.readAll({ fromPosition: start, maxCount: READ_PAGE, direction: FORWARDS })) {
+        for await (const resolved of page) {
           raw += 1;
           const event = resolved.event;
           if (!event) continue;
-          if (cursor && !after(event.position, cursor)) continue;
+          if (cursor && !isAfter(event.position, cursor)) continue;
           cursor = event.position;
-          if (from !== null && event.position.commit <= from) continue;
-          if (found.length >= limit && event.position.commit !== found.at(-1)!.position) {
-            full = true;
-            break;
-          }
-          if (event.streamId.startsWith(STREAM_PREFIX)) found.push(toRecorded(event, event.position.commit));
+          if (floor && !isAfter(event.position, floor)) continue;
+          if (!event.streamId.startsWith(STREAM_PREFIX)) continue;
+          found.push(toRecorded(event, packPosition(event.position)));
+          if (found.length >= limit) break;
         }
       } catch (error) {
         return unavailable(error);
       }
-      if (full || raw < READ_PAGE) return found;
+      if (found.length >= limit) {
+        await page.cancel();
+        return found;
+      }
+      if (raw < READ_PAGE) return found;
     }
   }
 
   onAppend(listener: () => void): () => void {
-    this.listeners.add(listener);
-    if (!this.watching) {
-      this.watching = true;
-      void this.watch();
-    }
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.unwatch();
-    };
+    return this.appends.onAppend(listener);
   }
 
   async close(): Promise<void> {
-    this.listeners.clear();
-    this.unwatch();
+    this.appends.close();
     await this.client.dispose();
-  }
-
-  /** Another process's appends arrive through a $all subscription filtered to this project's streams. */
-  private async watch(): Promise<void> {
-    let backoff = 100;
-    while (this.watching) {
-      try {
-        const subscription = this.client.subscribeToAll({
-          fromPosition: END,
-          filter: streamNameFilter({ prefixes: [STREAM_PREFIX] }),
-        });
-        this.subscription = subscription;
-        for await (const resolved of subscription) {
-          backoff = 100;
-          if (resolved.event) this.heard(resolved.event.position.commit);
-        }
-      } catch {
-        // The server went away or restarted: subscribe again below, after a pause.
-      }
-      this.subscription = null;
-      if (!this.watching) return;
-      // Appends made while disconnected are not missed: the projector re-reads from its checkpoint.
-      this.notify();
-      await delay(backoff);
-      backoff = Math.min(backoff * 2, MAX_RESUBSCRIBE_DELAY_MS);
-    }
-  }
-
-  private unwatch(): void {
-    this.watching = false;
-    void this.subscription?.unsubscribe().catch(() => {});
-    this.subscription = null;
-  }
-
-  /** One hint per new position, whether it came from our own append or from the subscription. */
-  private heard(position: bigint): void {
-    if (position <= this.lastHeard) return;
-    this.lastHeard = position;
-    this.notify();
-  }
-
-  private notify(): void {
-    for (const listener of [...this.listeners]) listener();
   }
 }

@@ -265,5 +265,32 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
       await given.store.advanceCheckpoint({ projection, position: 2n ** 62n + 1n });
       assert.equal(await given.store.checkpoint(projection), 2n ** 62n + 1n);
     });
+
+    it("holds EventStoreDB's full positions (up to 2^128) in order, checkpoints and parked events alike", async () => {
+      const projection = `p-${newId()}`;
+      const full = (commit: bigint, prepare: bigint) => (commit << 64n) | prepare;
+      await given.store.advanceCheckpoint({ projection, position: full(5n, 90n) });
+      for (const lower of [full(5n, 10n), full(4n, 2n ** 64n - 1n), 9n]) await given.store.advanceCheckpoint({ projection, position: lower });
+      assert.equal(await given.store.checkpoint(projection), full(5n, 90n));
+      await given.store.advanceCheckpoint({ projection, position: full(5n, 91n) });
+      assert.equal(await given.store.checkpoint(projection), full(5n, 91n));
+      const top = 2n ** 128n - 1n;
+      await given.store.advanceCheckpoint({ projection, position: top });
+      assert.equal(await given.store.checkpoint(projection), top);
+      const parkedAt = (position: bigint, revision: bigint) => ({
+        position,
+        streamName: `filter-${newId()}`,
+        revision,
+        type: 'KeywordsUpdated',
+        error: 'Error: no',
+        parkedAt: '2026-11-23T10:00:00.000Z',
+      });
+      const parked = [parkedAt(full(7n, 3n), 1n), parkedAt(full(2n, 2n ** 63n), 0n), parkedAt(full(7n, 2n), 2n), parkedAt(300n, 3n)];
+      await given.store.applyBatch({ projection, position: top, views: [], parked });
+      assert.deepEqual(
+        (await given.store.parkedEvents(projection)).map((e) => e.position),
+        [300n, full(2n, 2n ** 63n), full(7n, 2n), full(7n, 3n)],
+      );
+    });
   });
 }

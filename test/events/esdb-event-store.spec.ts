@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { ANY, NO_STREAM, STREAM_EXISTS } from '@eventstore/db-client';
 import { EsdbEventStore, toClientRevision } from '../../src/events/esdb-event-store.ts';
+import { packPosition, unpackPosition } from '../../src/events/esdb-position.ts';
 import { eventStoreContract } from '../contracts/event-store.contract.ts';
+import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 
 const url = process.env.EVENTSTORE_URL;
 
@@ -15,10 +17,56 @@ describe('EventStoreDB adapter: expected revisions', () => {
   });
 });
 
-// Runs against a real EventStoreDB or KurrentDB only: no such server can run on this machine.
-eventStoreContract('EventStoreDB', () => {
+describe('EventStoreDB adapter: full positions', () => {
+  it('orders packed positions as EventStoreDB orders (commit, prepare), and unpacks them', () => {
+    const positions = [
+      { commit: 0n, prepare: 0n },
+      { commit: 5n, prepare: 5n },
+      { commit: 5n, prepare: 90n },
+      { commit: 6n, prepare: 2n },
+      { commit: 2n ** 63n, prepare: 2n ** 64n - 1n },
+    ];
+    const packed = positions.map(packPosition);
+    for (let i = 1; i < packed.length; i += 1) assert.ok(packed[i - 1]! < packed[i]!);
+    assert.deepEqual(packed.map(unpackPosition), positions);
+    assert.throws(() => packPosition({ commit: 1n, prepare: 2n ** 64n }), RangeError);
+  });
+});
+
+// The contract against the EventStoreDB gRPC protocol STAND-IN (test/support/esdb-stand-in.ts), not a
+// server: the adapter's real client calls, answered with EventStoreDB's position rules, in every run;
+// once through BatchAppend (what the client uses with a 21.10+ server) and once through Append (older).
+for (const appendCall of ['BatchAppend', 'Append'] as const) {
+  describe(`EventStoreDB adapter against the protocol stand-in (not a server), appending with ${appendCall}`, function () {
+    let standIn: EsdbStandIn | null = null;
+    before(async () => {
+      standIn = await EsdbStandIn.start(appendCall);
+    });
+    after(async () => {
+      await standIn?.stop();
+    });
+    eventStoreContract(`EventStoreDB protocol stand-in (not a server), ${appendCall}`, () => ({
+      async open() {
+        return EsdbEventStore.connect(standIn!.url);
+      },
+      async openSibling() {
+        return EsdbEventStore.connect(standIn!.url);
+      },
+    }));
+    describe('afterwards', () => {
+      it(`served every append of the contract through ${appendCall}`, () => {
+        const other = appendCall === 'Append' ? 'BatchAppend' : 'Append';
+        assert.ok(standIn!.served[appendCall] > 10, JSON.stringify(standIn!.served));
+        assert.equal(standIn!.served[other], 0);
+      });
+    });
+  });
+}
+
+// The same contract against a real EventStoreDB or KurrentDB: CI's server job, or `docker compose up`.
+eventStoreContract('EventStoreDB server', () => {
   if (!url) {
-    console.log('    (EventStoreDB contract skipped: set EVENTSTORE_URL, e.g. esdb://localhost:2113?tls=false, to run it against a server)');
+    console.log('    (EventStoreDB server contract skipped: set EVENTSTORE_URL, e.g. esdb://localhost:2113?tls=false, to run it against a server)');
     return null;
   }
   return {

@@ -8,13 +8,14 @@ describe('Log points', () => {
   it('reads digits as a global position and ISO-8601 as a time', () => {
     assert.deepEqual(parseLogPoint('42'), { position: 42n });
     assert.deepEqual(parseLogPoint('18446744073709551615'), { position: 2n ** 64n - 1n });
+    assert.deepEqual(parseLogPoint((2n ** 128n - 1n).toString()), { position: 2n ** 128n - 1n });
     assert.deepEqual(parseLogPoint('2026-11-22T10:00:00Z'), { time: new Date('2026-11-22T10:00:00Z') });
     assert.deepEqual(parseLogPoint('2026-11-22T10:00:00.250+02:00'), { time: new Date('2026-11-22T08:00:00.250Z') });
     assert.deepEqual(parseLogPoint('2026-11-22'), { time: new Date('2026-11-22T00:00:00Z') });
   });
 
   it('refuses anything else', () => {
-    for (const text of ['', 'yesterday', '-1', '12abc', '2026-13-45T99:00:00Z', '{"$gt":""}']) assert.equal(parseLogPoint(text), null, text);
+    for (const text of ['', 'yesterday', '-1', '12abc', '1'.repeat(40), '2026-13-45T99:00:00Z', '{"$gt":""}']) assert.equal(parseLogPoint(text), null, text);
   });
 
   it('counts a position as of inclusively and since exclusively; a time inclusively both ways', () => {

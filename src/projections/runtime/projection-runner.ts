@@ -105,7 +105,7 @@ export class ProjectionRunner {
       if (!head) break;
       if (!first) {
         first = head;
-        // One commit: the events that share the first position (EventStoreDB), or the first event (SQLite).
+        // Every event has a position of its own (the port's contract), so the unit to park is the first event.
         unit = page.filter((e) => e.position === head.position);
       }
       try {

@@ -1,8 +1,9 @@
-import { Long, MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Db, type Document } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Db, type Document } from 'mongodb';
 import { isId } from '../../shared/ids.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import { v1RecordsOf } from '../fold/filter-view.ts';
 import { generationName, generationNames, READ_MODEL_NAMES } from './generation-names.ts';
+import { belowPosition, fromStoredPosition, toStoredPosition, type StoredPosition } from './mongo-positions.ts';
 import type { FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch } from './read-store.ts';
 
 export async function dropCollections(db: Db, generation: number): Promise<void> {
@@ -38,12 +39,12 @@ interface StatusDoc {
 }
 interface CheckpointDoc {
   _id: string;
-  position: Long;
+  position: StoredPosition;
 }
 interface ParkedDoc {
   _id: string;
   projection: string;
-  position: Long;
+  position: StoredPosition;
   stream: string;
   revision: string;
   type: string;
@@ -133,13 +134,18 @@ export class MongoReadCollections {
       this.parked,
       (batch.parked ?? []).map((parked) => parkedWrite(batch.projection, parked)),
     );
-    const at = Long.fromBigInt(batch.position);
-    await unlessNewer(this.checkpoints.updateOne({ _id: batch.projection, position: { $lt: at } }, { $set: { position: at } }, { upsert: true }));
+    await unlessNewer(
+      this.checkpoints.updateOne(
+        { _id: batch.projection, position: belowPosition(batch.position) },
+        { $set: { position: toStoredPosition(batch.position) } },
+        { upsert: true },
+      ),
+    );
   }
 
   async checkpoint(projection: string): Promise<bigint | null> {
     const doc = await this.checkpoints.findOne({ _id: String(projection) }, { promoteLongs: false });
-    return doc ? doc.position.toBigInt() : null;
+    return doc ? fromStoredPosition(doc.position) : null;
   }
 
   async parkedEvents(projection: string): Promise<ParkedEvent[]> {
@@ -148,7 +154,7 @@ export class MongoReadCollections {
       .sort({ position: 1, _id: 1 })
       .toArray();
     return docs.map((doc) => ({
-      position: doc.position.toBigInt(),
+      position: fromStoredPosition(doc.position),
       streamName: doc.stream,
       revision: BigInt(doc.revision),
       type: doc.type,
@@ -240,7 +246,7 @@ function statusWrites(view: FilterView): AnyBulkWriteOperation<StatusDoc>[] {
 function parkedWrite(projection: string, parked: ParkedEvent): AnyBulkWriteOperation<ParkedDoc> {
   const doc = {
     projection,
-    position: Long.fromBigInt(parked.position),
+    position: toStoredPosition(parked.position),
     stream: parked.streamName,
     revision: parked.revision.toString(),
     type: parked.type,

@@ -1,0 +1,82 @@
+import { END, streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import { setTimeout as delay } from 'node:timers/promises';
+import { packPosition } from './esdb-position.ts';
+
+const MAX_RESUBSCRIBE_DELAY_MS = 5000;
+
+/**
+ * The EventStoreDB adapter's `onAppend`: one hint per new position, from this process's own appends
+ * (`heard`) or, for other processes' appends, from a $all subscription filtered to the project's streams,
+ * opened while anyone listens and opened again with growing back-off after the server restarts.
+ */
+export class EsdbAppendWatch {
+  private readonly listeners = new Set<() => void>();
+  private subscription: { unsubscribe(): Promise<void> } | null = null;
+  private watching = false;
+  private lastHeard = -1n;
+
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly streamPrefix: string,
+  ) {}
+
+  onAppend(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (!this.watching) {
+      this.watching = true;
+      void this.watch();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.unwatch();
+    };
+  }
+
+  close(): void {
+    this.listeners.clear();
+    this.unwatch();
+  }
+
+  /** Another process's appends arrive through a $all subscription filtered to this project's streams. */
+  private async watch(): Promise<void> {
+    let backoff = 100;
+    while (this.watching) {
+      try {
+        const subscription = this.client.subscribeToAll({
+          fromPosition: END,
+          filter: streamNameFilter({ prefixes: [this.streamPrefix] }),
+        });
+        this.subscription = subscription;
+        for await (const resolved of subscription) {
+          backoff = 100;
+          if (resolved.event) this.heard(packPosition(resolved.event.position));
+        }
+      } catch {
+        // The server went away or restarted: subscribe again below, after a pause.
+      }
+      this.subscription = null;
+      if (!this.watching) return;
+      // Appends made while disconnected are not missed: the projector re-reads from its checkpoint.
+      this.notify();
+      await delay(backoff);
+      backoff = Math.min(backoff * 2, MAX_RESUBSCRIBE_DELAY_MS);
+    }
+  }
+
+  private unwatch(): void {
+    this.watching = false;
+    void this.subscription?.unsubscribe().catch(() => {});
+    this.subscription = null;
+  }
+
+  /** One hint per new position, whether it came from our own append or from the subscription. */
+  heard(position: bigint): void {
+    if (position <= this.lastHeard) return;
+    this.lastHeard = position;
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
