@@ -4,7 +4,7 @@
  * the median of the rounds reported. Loopback only; writes only under os.tmpdir().
  *   npm run bench:http   BENCH_SECONDS per round (default 3), BENCH_ROUNDS (default 3),
  *                        BENCH_CONNECTIONS (default 64), BENCH_ONLY (a regular expression on case names),
- *                        BENCH_PROFILE=<dir>: the API process runs with --cpu-prof, its profile lands there.
+ *                        BENCH_PROFILE=<dir>: the API process writes a V8 CPU profile of the measured part there.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,7 +20,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
-const profileDir = process.env.BENCH_PROFILE;
 const scratch = mkdtempSync(join(tmpdir(), 'cf-bench-run-'));
 
 async function child<T>(file: string, execArgv: string[], logTo: string | null, message?: unknown): Promise<{ process: ChildProcess; said: T }> {
@@ -40,8 +39,7 @@ interface Case {
   readonly p99Within?: number;
 }
 
-const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-const api = await child<SeededApi>('./http-api-server.ts', profiling, join(scratch, 'api.log'));
+const api = await child<SeededApi>('./http-api-server.ts', [], join(scratch, 'api.log'));
 const { url, tokens } = api.said;
 const idsFile = join(scratch, 'put-ids.txt');
 writeFileSync(idsFile, `${api.said.putIds.join('\n')}\n`);

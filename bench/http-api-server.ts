@@ -2,9 +2,10 @@
  * Child process of http-api-bench.ts: the filters API as `npm start` runs it (SQLite files in a fresh
  * temporary DATA_DIR, the projector in process, JSON logs at info level on stdout, which the bench sends
  * to a file), seeded through its own HTTP API. Tells the bench over IPC what it seeded, then serves
- * until SIGTERM; exits cleanly so that `--cpu-prof` can write its profile.
+ * until SIGTERM. With BENCH_PROFILE=<dir> it records a V8 CPU profile from the end of seeding to exit.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
@@ -44,8 +45,25 @@ const puts = await accountWith('puts', PUT_FILTERS);
 tokens.puts = puts.token;
 for (const size of LIST_SIZES) tokens[`size${size}`] = (await accountWith(`size${size}`, size)).token;
 
+// The V8 CPU profile (what `--cpu-prof` writes) of the measured part only, not of the seeding.
+const profiler = process.env.BENCH_PROFILE ? await startProfiler(process.env.BENCH_PROFILE) : null;
 const seeded: SeededApi = { url: service.url, dataDir, tokens, putIds: puts.ids };
 process.send!(seeded);
-const stop = () => void service.close().then(() => process.exit(0));
+const stop = () =>
+  void service
+    .close()
+    .then(() => profiler?.())
+    .then(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('disconnect', stop);
+
+async function startProfiler(dir: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(dir, `api-${process.pid}.cpuprofile`), JSON.stringify(profile));
+  };
+}
