@@ -87,9 +87,25 @@ const cases: Case[] = [
   })),
 ];
 
+/** CPU microseconds the server process spent per request answered during one wrk run: load on the machine hardly changes it. */
+async function measured(server: ChildProcess, run: WrkRun): Promise<Sample> {
+  const cpu = async () => {
+    server.send('cpu');
+    const [answer] = (await once(server, 'message')) as [{ cpuMicros: number }];
+    return answer.cpuMicros;
+  };
+  const before = await cpu();
+  const result = await runWrk(run);
+  const used = (await cpu()) - before;
+  return { ...result, cpuMicrosPerRequest: used / (result.requestsPerSecond * run.seconds) };
+}
+
+type Sample = WrkResult & { readonly cpuMicrosPerRequest: number };
+
 const describe = (r: WrkResult) => `${r.requestsPerSecond.toFixed(0)} req/s (p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms)`;
-const summary = (results: WrkResult[]): WrkResult => ({
+const summary = (results: Sample[]): Sample => ({
   requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+  cpuMicrosPerRequest: median(results.map((r) => r.cpuMicrosPerRequest)),
   p50Ms: median(results.map((r) => r.p50Ms)),
   p99Ms: median(results.map((r) => r.p99Ms)),
 });
@@ -101,14 +117,15 @@ try {
     // Warm-up: JIT, connection set-up and SQLite's page cache, for both sides alike.
     await runWrk({ ...c.baseline, seconds: 1, connections });
     await runWrk({ ...c.ours, seconds: 1, connections });
-    const [ours, baseline]: [WrkResult[], WrkResult[]] = [[], []];
+    const [ours, baseline]: [Sample[], Sample[]] = [[], []];
     for (let round = 0; round < rounds; round += 1) {
-      baseline.push(await runWrk({ ...c.baseline, seconds, connections }));
-      ours.push(await runWrk({ ...c.ours, seconds, connections }));
+      baseline.push(await measured(bare.process, { ...c.baseline, seconds, connections }));
+      ours.push(await measured(api.process, { ...c.ours, seconds, connections }));
     }
     const [o, b] = [summary(ours), summary(baseline)];
     const p99 = c.p99Within ? `, p99 ${(o.p99Ms / b.p99Ms).toFixed(2)}x` : '';
-    console.log(`${row(c.name, describe(o), `bare Koa ${describe(b)}`, o.requestsPerSecond / b.requestsPerSecond, c.goal)}${p99}, load ${loadAverage()}`);
+    const cpu = `, server CPU per request ${o.cpuMicrosPerRequest.toFixed(0)} us vs ${b.cpuMicrosPerRequest.toFixed(0)} us`;
+    console.log(`${row(c.name, describe(o), `bare Koa ${describe(b)}`, o.requestsPerSecond / b.requestsPerSecond, c.goal)}${p99}${cpu}, load ${loadAverage()}`);
   }
 } finally {
   bare.process.kill('SIGTERM');

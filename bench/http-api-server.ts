@@ -19,7 +19,7 @@ const PUT_FILTERS = 1000;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cf-bench-http-'));
 const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
-const service = await startService({ config, logger: createLogger('info') });
+const service = await startService({ config, logger: createLogger(process.env.LOG_LEVEL ?? 'info') });
 const body = JSON.stringify(BENCH_FILTER);
 
 async function accountWith(name: string, filters: number): Promise<{ token: string; ids: string[] }> {
@@ -49,6 +49,11 @@ for (const size of LIST_SIZES) tokens[`size${size}`] = (await accountWith(`size$
 const profiler = process.env.BENCH_PROFILE ? await startProfiler(process.env.BENCH_PROFILE) : null;
 const seeded: SeededApi = { url: service.url, dataDir, tokens, putIds: puts.ids };
 process.send!(seeded);
+process.on('message', (message: unknown) => {
+  if (message !== 'cpu') return;
+  const { user, system } = process.cpuUsage();
+  process.send!({ cpuMicros: user + system });
+});
 const stop = () =>
   void service
     .close()
