@@ -11,7 +11,7 @@ import type { EventStore } from '../src/events/event-store.ts';
 import { eventHistory } from '../src/events/event-history.ts';
 import { SqliteEventStore } from '../src/events/sqlite-event-store.ts';
 import { filtersAsOf } from '../src/projections/admin/filters-as-of.ts';
-import { count, loadAverage, median, row } from './bench-rows.ts';
+import { count, loadAverage, median, printRow } from './bench-rows.ts';
 import { logFixture } from './log-fixture.ts';
 
 const sizes = (process.argv[2] ?? '200000,1000000').split(',').map(Number);
@@ -52,7 +52,7 @@ for (const size of sizes) {
     const ours: number[] = [];
     for (let round = 0; round < rounds; round += 1) ours.push(await ms(() => query(store)));
     const baseline = await ms(() => query(withoutIndex(store)));
-    row(`${name}, ${label}`, `${median(ours).toFixed(1)} ms`, `${baseline.toFixed(0)} ms (whole-log read)`, median(ours) / baseline, 'under 100 ms');
+    printRow(`${name}, ${label}`, `${median(ours).toFixed(1)} ms`, `${baseline.toFixed(0)} ms (whole-log read)`, median(ours) / baseline, 'under 100 ms');
   }
   await store.close();
   if (last) rmSync(last.dir, { recursive: true, force: true });
@@ -74,7 +74,7 @@ if (last) {
       ours.push(await cli(...args));
     }
     const extra = median(ours) - median(startup);
-    row(
+    printRow(
       `${name}, ${count(last.events)} events`,
       `${median(ours).toFixed(0)} ms (${extra.toFixed(0)} ms beyond start-up)`,
       `${median(startup).toFixed(0)} ms (cli --version: process start-up)`,

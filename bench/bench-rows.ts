@@ -1,23 +1,33 @@
+/** The one line format every bench prints and `npm run bench` collects, and what the log benches share. */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { FILTERS_PROJECTION } from '../src/projections/runtime/filter-projector.ts';
 import { SqliteReadStore } from '../src/projections/stores/sqlite-read-store.ts';
 
-/** The one shape every benchmark prints its results in. */
-export function row(name: string, ours: string, baseline: string, ratio: number | null, goal: string): void {
-  process.stdout.write(`${name}: ours ${ours}, baseline ${baseline}, ratio ${ratio === null ? 'n/a' : ratio.toFixed(2)} (goal ${goal})\n`);
-}
+export const ROW = /^.+?: ours .+, baseline .+, ratio .+$/;
 
-export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 
-export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
-
-export function loadAverage(): string {
-  return loadavg()
+export const loadAverage = (): string =>
+  loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-}
+
+/** `name: ours X, baseline Y, ratio Z (goal G)`; a row without a baseline has ratio n/a. */
+export const row = (name: string, ours: string, baseline: string, ratio: number | null, goal: string): string =>
+  `${name}: ours ${ours}, baseline ${baseline}, ratio ${ratio === null ? 'n/a' : ratio.toFixed(2)} (goal ${goal})`;
+
+/** Prints one row on its own line. */
+export const printRow = (...args: Parameters<typeof row>): void => {
+  process.stdout.write(`${row(...args)}\n`);
+};
+
+export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** Marks the log as projected by a live projector, so `projections rebuild` fills up to its last event. */
 export async function markProjected(dir: string, position: bigint): Promise<void> {

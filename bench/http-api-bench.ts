@@ -1,56 +1,136 @@
 /**
- * Requests/s of the filters API against a bare Koa route answering the same JSON, measured in this run
- * with the same client (autocannon in this process; both servers in a child process, so on 2 cores the
- * client and the server under test each have one). Loopback only, bounded duration, rounds interleaved.
- *   npm run bench:http        (BENCH_SECONDS per round, default 3; BENCH_ROUNDS, default 2)
+ * The filters API against bare Koa, measured in the same run: wrk as the load client (its own process),
+ * the API and the bare Koa app each in a process of their own, rounds interleaved (baseline, then ours),
+ * the median of the rounds reported. Loopback only; writes only under os.tmpdir().
+ *   npm run bench:http   BENCH_SECONDS per round (default 3), BENCH_ROUNDS (default 3),
+ *                        BENCH_CONNECTIONS (default 64), BENCH_ONLY (a regular expression on case names),
+ *                        BENCH_PROFILE=<dir>: the API process writes a V8 CPU profile of the measured part there.
  */
-import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BENCH_FILTER } from './bench-filter.ts';
+import { loadAverage, median, row } from './bench-rows.ts';
+import { LIST_SIZES, type SeededApi } from './http-bench-seed.ts';
+import { runWrk, type WrkResult, type WrkRun } from './wrk-client.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-const connections = 16;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const scratch = mkdtempSync(join(tmpdir(), 'cf-bench-run-'));
 
-async function measure(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
-  const result = await autocannon({ url, connections, duration: seconds, ...options });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+async function child<T>(file: string, execArgv: string[], logTo: string | null, message?: unknown): Promise<{ process: ChildProcess; said: T }> {
+  const stdout = logTo ? (await import('node:fs')).openSync(logTo, 'a') : 'ignore';
+  const started = fork(new URL(file, import.meta.url), { execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+  if (message !== undefined) started.send(message as object);
+  const [said] = (await Promise.race([once(started, 'message'), once(started, 'exit').then(() => Promise.reject(new Error(`${file} exited`)))])) as [T];
+  return { process: started, said };
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', new URL('./http-bench-servers.ts', import.meta.url).pathname], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-const { api, bare, token } = JSON.parse(line) as { api: string; bare: string; token: string };
-const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-const body = JSON.stringify(BENCH_FILTER);
+interface Case {
+  readonly name: string;
+  readonly goal: string;
+  readonly ours: Omit<WrkRun, 'seconds' | 'connections'>;
+  readonly baseline: Omit<WrkRun, 'seconds' | 'connections'>;
+  /** The p99 goal, as a multiple of the baseline's p99. */
+  readonly p99Within?: number;
+}
 
-const cases = [
-  { name: 'GET /api/v2/filters (10 filters)', api: () => measure(`${api}/api/v2/filters`, { headers }), base: () => measure(bare) },
+const api = await child<SeededApi>('./http-api-server.ts', [], join(scratch, 'api.log'));
+const { url, tokens } = api.said;
+const idsFile = join(scratch, 'put-ids.txt');
+writeFileSync(idsFile, `${api.said.putIds.join('\n')}\n`);
+const listing = async (path: string, token: string) => (await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } })).text();
+const bodies: Record<string, string> = { '/v2': await listing('/api/v2/filters', tokens.main!), '/v1': await listing('/api/v1/filters', tokens.main!) };
+for (const size of LIST_SIZES) bodies[`/size${size}`] = await listing('/api/v2/filters', tokens[`size${size}`]!);
+const bare = await child<{ url: string }>('./bare-koa-server.ts', [], null, bodies);
+const bareUrl = bare.said.url;
+
+const get = (path: string, token: string) => ({ url: `${url}${path}`, script: 'wrk-static.lua', args: ['GET', token, ''] }) as const;
+const bareGet = (path: string) => ({ url: `${bareUrl}${path}`, script: 'wrk-static.lua', args: ['GET', '', ''] }) as const;
+const filterBody = JSON.stringify(BENCH_FILTER);
+const cases: Case[] = [
   {
-    name: 'POST /api/v2/filters (3 keywords, durable append)',
-    api: () => measure(`${api}/api/v2/filters`, { method: 'POST', headers, body }),
-    base: () => measure(bare, { method: 'POST', headers, body }),
+    name: 'GET /api/v2/filters (10 filters x 3 keywords)',
+    goal: '0.75, p99 at most 1.5x',
+    p99Within: 1.5,
+    ours: get('/api/v2/filters', tokens.main!),
+    baseline: bareGet('/v2'),
   },
+  {
+    name: 'GET /api/v1/filters (30 keyword records)',
+    goal: '0.75, p99 at most 1.5x',
+    p99Within: 1.5,
+    ours: get('/api/v1/filters', tokens.main!),
+    baseline: bareGet('/v1'),
+  },
+  {
+    name: 'POST /api/v2/filters (3 keywords, durable)',
+    goal: '0.3',
+    ours: { url: `${url}/api/v2/filters`, script: 'wrk-static.lua', args: ['POST', tokens.posts!, filterBody] },
+    baseline: { url: `${bareUrl}/api/v2/filters`, script: 'wrk-static.lua', args: ['POST', '', filterBody] },
+  },
+  {
+    name: 'PUT /api/v2/filters/:id adding a keyword (durable)',
+    goal: '0.3',
+    ours: { url: `${url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [tokens.puts!, idsFile] },
+    baseline: { url: `${bareUrl}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: ['none', idsFile] },
+  },
+  ...LIST_SIZES.map((size) => ({
+    name: `GET /api/v2/filters (${size} filters x 3 keywords)`,
+    goal: 'cost grows with the answer only',
+    ours: get('/api/v2/filters', tokens[`size${size}`]!),
+    baseline: bareGet(`/size${size}`),
+  })),
 ];
 
+/** CPU microseconds the server process spent per request answered during one wrk run: load on the machine hardly changes it. */
+async function measured(server: ChildProcess, run: WrkRun): Promise<Sample> {
+  const cpu = async () => {
+    server.send('cpu');
+    const [answer] = (await once(server, 'message')) as [{ cpuMicros: number }];
+    return answer.cpuMicros;
+  };
+  const before = await cpu();
+  const result = await runWrk(run);
+  const used = (await cpu()) - before;
+  return { ...result, cpuMicrosPerRequest: used / (result.requestsPerSecond * run.seconds) };
+}
+
+type Sample = WrkResult & { readonly cpuMicrosPerRequest: number };
+
+const describe = (r: WrkResult) => `${r.requestsPerSecond.toFixed(0)} req/s (p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms)`;
+const summary = (results: Sample[]): Sample => ({
+  requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+  cpuMicrosPerRequest: median(results.map((r) => r.cpuMicrosPerRequest)),
+  p50Ms: median(results.map((r) => r.p50Ms)),
+  p99Ms: median(results.map((r) => r.p99Ms)),
+});
+
 try {
-  console.log(`connections=${connections}, ${seconds}s per round, ${rounds} rounds interleaved, load average ${loadavg()[0]!.toFixed(2)}`);
+  console.log(`HTTP: wrk, ${connections} connections, ${seconds} s per round, ${rounds} rounds interleaved (median), load average ${loadAverage()}`);
   for (const c of cases) {
-    let apiTotal = 0;
-    let baseTotal = 0;
+    if (only && !only.test(c.name)) continue;
+    // Warm-up: JIT, connection set-up and SQLite's page cache, for both sides alike.
+    await runWrk({ ...c.baseline, seconds: 1, connections });
+    await runWrk({ ...c.ours, seconds: 1, connections });
+    const [ours, baseline]: [Sample[], Sample[]] = [[], []];
     for (let round = 0; round < rounds; round += 1) {
-      baseTotal += await c.base();
-      apiTotal += await c.api();
+      baseline.push(await measured(bare.process, { ...c.baseline, seconds, connections }));
+      ours.push(await measured(api.process, { ...c.ours, seconds, connections }));
     }
-    console.log(
-      `${c.name}: api ${(apiTotal / rounds).toFixed(0)} req/s, bare Koa ${(baseTotal / rounds).toFixed(0)} req/s, ratio ${(apiTotal / baseTotal).toFixed(3)}`,
-    );
+    const [o, b] = [summary(ours), summary(baseline)];
+    const p99 = c.p99Within ? `, p99 ${(o.p99Ms / b.p99Ms).toFixed(2)}x` : '';
+    const cpu = `, server CPU per request ${o.cpuMicrosPerRequest.toFixed(0)} us vs ${b.cpuMicrosPerRequest.toFixed(0)} us`;
+    console.log(`${row(c.name, describe(o), `bare Koa ${describe(b)}`, o.requestsPerSecond / b.requestsPerSecond, c.goal)}${p99}${cpu}, load ${loadAverage()}`);
   }
 } finally {
-  child.kill('SIGTERM');
+  bare.process.kill('SIGTERM');
+  api.process.kill('SIGTERM');
+  await once(api.process, 'exit');
+  rmSync(api.said.dataDir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 }

@@ -6,7 +6,7 @@
  * each in its own process, on a fresh copy of the data directory. Prints the median of each.
  */
 import { rmSync } from 'node:fs';
-import { count, loadAverage, markProjected, median, rawScan, rebuild, row } from './bench-rows.ts';
+import { count, loadAverage, markProjected, median, rawScan, rebuild, printRow } from './bench-rows.ts';
 import { logFixture } from './log-fixture.ts';
 
 const events = Number(process.argv[2] ?? 200_000);
@@ -23,4 +23,4 @@ for (let round = 1; round <= rounds; round += 1) {
   rmSync(fixture.dir, { recursive: true, force: true });
 }
 const [o, r] = [median(ours), median(raw)];
-row(`projections rebuild, ${count(events)} events`, `${count(o)} events/s`, `${count(r)} events/s (raw scan)`, o / r, 'at least 100,000 events/s and 0.3');
+printRow(`projections rebuild, ${count(events)} events`, `${count(o)} events/s`, `${count(r)} events/s (raw scan)`, o / r, 'at least 100,000 events/s and 0.3');

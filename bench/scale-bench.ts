@@ -14,7 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { SqliteAccountStore } from '../src/accounts/sqlite-account-store.ts';
 import { allowUnleasedIds } from '../src/shared/ids.ts';
 import { benchDir, logFixture } from './log-fixture.ts';
-import { count, loadAverage, markProjected, median, rawScan, rebuild, row } from './bench-rows.ts';
+import { count, loadAverage, markProjected, median, rawScan, rebuild, printRow } from './bench-rows.ts';
 
 allowUnleasedIds();
 const events = Number(process.argv[2] ?? 1_000_000);
@@ -72,7 +72,7 @@ const fixture = await logFixture(events);
 await markProjected(fixture.dir, fixture.lastPosition);
 const raw = rawScan(fixture.dir);
 const rebuilt = rebuild(fixture.dir);
-row(
+printRow(
   `projections rebuild, ${count(fixture.events)} events`,
   `${count(rebuilt.rate)} events/s (${count(rebuilt.perCpuSecond)} events per CPU-second of the whole process)`,
   `${count(raw)} events/s (raw scan)`,
@@ -113,15 +113,21 @@ for (let round = 0; round < 3; round += 1) {
 }
 process.stderr.write(`load average ${loadAverage()}\n`);
 const e = count(fixture.events);
-row(
+printRow(
   `start-up to /health 200, ${e} events`,
   `${median(startup.large).toFixed(0)} ms`,
   `${median(startup.empty).toFixed(0)} ms (empty log)`,
   median(startup.large) / median(startup.empty),
   'under 2000 ms',
 );
-row(`RSS after 10 s of GET load, ${e} events`, `${rss.large.toFixed(0)} MB`, `${rss.empty.toFixed(0)} MB (empty log)`, rss.large / rss.empty, 'under 200 MB');
-row(
+printRow(
+  `RSS after 10 s of GET load, ${e} events`,
+  `${rss.large.toFixed(0)} MB`,
+  `${rss.empty.toFixed(0)} MB (empty log)`,
+  rss.large / rss.empty,
+  'under 200 MB',
+);
+printRow(
   `POST /api/v2/filters, 64 connections, ${e} events`,
   `${count(posts.large)} writes/s`,
   `${count(posts.empty)} writes/s (empty log)`,

@@ -3,6 +3,7 @@ import { newId } from '../shared/ids.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import { accountsSchema } from './sqlite-accounts-schema.ts';
 import { AccountError, checkUsername, LAST_USED_PRECISION_MS, type Account, type AccountStore, type TokenGrant, type TokenRecord } from './account-store.ts';
+import { TokenCache, type CachedGrant } from './token-cache.ts';
 import { formatToken, hashSecret, mintSecret, secretMatches, splitToken } from './token-secret.ts';
 
 interface AccountRow {
@@ -43,10 +44,13 @@ const toAccount = (row: AccountRow): Account => ({ id: row.id, username: row.use
 export class SqliteAccountStore implements AccountStore {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
+  private readonly tokens: TokenCache;
 
   constructor(path: string) {
     this.db = openSqlite(path, accountsSchema);
     this.sql = statementCache(this.db);
+    const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.tokens = new TokenCache(() => dataVersion.get()!);
   }
 
   static inDataDir(dataDir: string): SqliteAccountStore {
@@ -104,11 +108,13 @@ export class SqliteAccountStore implements AccountStore {
     const row = this.tokenRow(token);
     if (!row || row.revoked_at !== null) return false;
     this.sql('UPDATE access_tokens SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), row.token_id);
+    this.tokens.clear();
     return true;
   }
 
   async revokeTokenById(tokenId: string): Promise<boolean> {
     const result = this.sql('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), tokenId);
+    this.tokens.clear();
     return result.changes === 1;
   }
 
@@ -121,10 +127,16 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async authenticate(token: string): Promise<TokenGrant | null> {
-    const row = this.tokenRow(token);
-    if (!row || row.revoked_at !== null) return null;
-    this.recordUse(row);
-    return { tokenId: row.token_id, account: toAccount(row), scopes: row.scopes.split(' ') };
+    let cached = this.tokens.get(token);
+    if (!cached) {
+      const row = this.tokenRow(token);
+      if (!row || row.revoked_at !== null) return null;
+      const grant = { tokenId: row.token_id, account: toAccount(row), scopes: row.scopes.split(' ') };
+      cached = { grant, lastUsedMs: row.last_used_at === null ? 0 : Date.parse(row.last_used_at) };
+      this.tokens.remember(token, cached);
+    }
+    this.recordUse(cached);
+    return cached.grant;
   }
 
   async setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
@@ -147,10 +159,11 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   /** Written only when the stored time is older than the precision, so a busy token costs one write a minute. */
-  private recordUse(row: TokenRow): void {
+  private recordUse(cached: CachedGrant): void {
     const now = Date.now();
-    if (row.last_used_at !== null && now - Date.parse(row.last_used_at) < LAST_USED_PRECISION_MS) return;
-    this.sql('UPDATE access_tokens SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), row.token_id);
+    if (now - cached.lastUsedMs < LAST_USED_PRECISION_MS) return;
+    this.sql('UPDATE access_tokens SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), cached.grant.tokenId);
+    cached.lastUsedMs = now;
   }
 
   /** The row of a well-formed token whose secret matches; null for anything else. */

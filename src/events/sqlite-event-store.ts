@@ -4,6 +4,7 @@ import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, ty
 import type { AccountStreams } from './account-streams.ts';
 import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
 import { EVENT_COLUMNS, fromColumns } from './sqlite-event-rows.ts';
+import { GroupCommit, type Outcome } from './group-commit.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import {
@@ -38,6 +39,26 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
   recordedAt: row.recorded_at,
 });
 
+interface PendingAppend {
+  readonly streamName: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+}
+
+/** Runs one append of a group; a revision that another writer took in the meantime is a conflict. */
+function attempt(append: () => AppendResult, { streamName, expected }: PendingAppend): Outcome<AppendResult> {
+  try {
+    return { ok: true, value: append() };
+  } catch (error) {
+    // Two writers that passed the check cannot both insert the same revision.
+    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, error: new ConcurrencyError(streamName, expected, 'no_stream') };
+    // A failure of the file itself (I/O, full disk, busy) fails the whole group; anything else only this append.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_') && !code.startsWith('SQLITE_CONSTRAINT')) throw error;
+    return { ok: false, error };
+  }
+}
+
 function check(streamName: string, expected: ExpectedRevision, current: bigint | null): void {
   const actual = current ?? 'no_stream';
   const ok =
@@ -59,7 +80,8 @@ export class SqliteEventStore implements EventStore, AccountStreams {
   private readonly listeners = new Set<() => void>();
   private stopWatching: (() => void) | undefined;
   private dataVersion = 0;
-  private readonly appendTx: (streamName: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
+  private readonly appends: GroupCommit<PendingAppend, AppendResult>;
+  private committed = 0;
 
   constructor(private readonly path: string) {
     this.db = openSqlite(path, eventsSchema);
@@ -69,7 +91,8 @@ export class SqliteEventStore implements EventStore, AccountStreams {
       `INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
-    const append = this.db.transaction((streamName: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
+    // Nested in the group's transaction, each append is a savepoint: one that fails leaves no trace.
+    const appendOne = this.db.transaction(({ streamName, events, expected }: PendingAppend): AppendResult => {
       const found = currentRevision.get(streamName)?.revision;
       const current = found === null || found === undefined ? null : BigInt(found);
       check(streamName, expected, current);
@@ -83,27 +106,30 @@ export class SqliteEventStore implements EventStore, AccountStreams {
       }
       return { nextRevision: revision, position };
     });
-    this.appendTx = (streamName, events, expected) => append.immediate(streamName, events, expected);
+    const appendGroup = this.db.transaction((group: readonly PendingAppend[]) => group.map((pending) => attempt(() => appendOne(pending), pending)));
+    this.appends = new GroupCommit(
+      (group) => {
+        const outcomes = appendGroup.immediate(group);
+        this.committed += 1;
+        return outcomes;
+      },
+      () => this.notify(),
+    );
   }
 
   static inDataDir(dataDir: string): SqliteEventStore {
     return new SqliteEventStore(join(dataDir, 'events.sqlite'));
   }
 
+  /**
+   * Appends made in the same turn of the event loop share one `BEGIN IMMEDIATE` transaction and one
+   * fsync (group commit); each stream's revision is still checked on its own, in submission order, and
+   * a conflict fails only its own append. The promise resolves once the transaction is on disk.
+   */
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
-    let result: AppendResult;
-    try {
-      result = this.appendTx(streamName, events, expected);
-    } catch (error) {
-      // Two writers that passed the check cannot both insert the same revision.
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new ConcurrencyError(streamName, expected, 'no_stream');
-      }
-      throw error;
-    }
-    this.notify();
-    return result;
+    if (!this.db.open) throw new TypeError('The database connection is not open');
+    return this.appends.submit({ streamName, events, expected });
   }
 
   async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
@@ -128,6 +154,11 @@ export class SqliteEventStore implements EventStore, AccountStreams {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stopPolling();
     };
+  }
+
+  /** Write transactions committed by this connection so far: each is one fsync, whatever it holds. */
+  get commits(): number {
+    return this.committed;
   }
 
   /** Journal mode and sync level of the open connection, as SQLite reports them. */

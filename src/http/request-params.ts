@@ -35,6 +35,7 @@ const bodyOptions: Partial<KoaBodyMiddlewareOptions> = {
   },
 };
 const readBody = koaBody(bodyOptions);
+const BODY_METHODS = new Set<string>(bodyOptions.parsedMethods);
 const noop = async () => {};
 
 /**
@@ -84,7 +85,8 @@ async function bodyParams(ctx: Context): Promise<Params | JsonParams> {
 export function requestParams(): Middleware {
   return async (ctx: Context, next: Next): Promise<void> => {
     const query = railsParams(new URLSearchParams(ctx.querystring));
-    const body = await bodyParams(ctx);
+    // koa-body reads no body for the other methods (GET, HEAD, OPTIONS): their body parameters are none.
+    const body = BODY_METHODS.has(ctx.method) ? await bodyParams(ctx) : {};
     (ctx.state as ParamsState).params = Object.assign(Object.create(null) as Record<string, unknown>, query, body);
     await next();
   };

@@ -97,6 +97,34 @@ export function managedReadStoreContract(name: string, fixture: () => ManagedRea
       assert.equal(await given.store.currentGeneration(), before);
     });
 
+    it('moves its change stamp, where it gives one, on every write by this connection or another, swaps included', async () => {
+      if (given.store.changeStamp() === null) {
+        console.log('      (this store gives no change stamp: every listing is read anew, nothing to check)');
+        return;
+      }
+      const sibling = await given.setup.openSibling(given.store);
+      try {
+        const accountId = newId();
+        const seen = new Set([given.store.changeStamp()]);
+        const moved = (what: string) => {
+          const stamp = given.store.changeStamp();
+          assert.ok(!seen.has(stamp), `the stamp moves after ${what}`);
+          seen.add(stamp);
+        };
+        assert.ok(seen.has(given.store.changeStamp()), 'and stays put while nothing is written');
+        await given.store.saveFilter(view(accountId), { projection: 'p', position: 1n });
+        moved("this connection's write");
+        await sibling.saveFilter(view(accountId), { projection: 'p', position: 2n });
+        moved("another connection's write");
+        const generation = await sibling.createGeneration();
+        await sibling.markPending(generation);
+        await sibling.swapIn(generation);
+        moved("another connection's swap");
+      } finally {
+        await sibling.close();
+      }
+    });
+
     it('swaps a pending generation in for every connection at once', async () => {
       const sibling = await given.setup.openSibling(given.store);
       try {

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { newId } from '../../shared/ids.ts';
+import { ListingCache } from '../listing-cache.ts';
 import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, v1FilterInput, type V1FilterInput } from '../input-schemas.ts';
 import { railsBoolean } from '../input-values.ts';
@@ -17,8 +18,10 @@ function v1Settings(input: V1FilterInput, now: number) {
 
 /** The legacy API: each record is one keyword, identified by the keyword's id. */
 export function v1FilterRoutes(router: Router, deps: FilterRouteDeps): void {
+  const listings = new ListingCache(deps.reads, 'v1');
   router.get('/api/v1/filters', async (ctx: Context) => {
-    ctx.body = (await deps.reads.listV1Filters(accountOf(ctx))).map(v1FilterJson);
+    ctx.type = 'application/json';
+    ctx.body = await listings.listing(accountOf(ctx));
   });
 
   router.get('/api/v1/filters/:id', async (ctx: Context) => {

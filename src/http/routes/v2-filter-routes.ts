@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { KeywordChange, KeywordDraft } from '../../commands/filter/commands.ts';
 import { NotFoundError } from '../../commands/errors.ts';
 import { newId } from '../../shared/ids.ts';
+import { ListingCache } from '../listing-cache.ts';
 import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, v2FilterInput, type KeywordAttributesInput, type V2FilterInput } from '../input-schemas.ts';
 import { attributeList, isAllBlank, railsBoolean, text } from '../input-values.ts';
@@ -39,8 +40,10 @@ const settingsFrom = (input: V2FilterInput, now: number) =>
   partialSettings({ title: input.title, context: input.context, action: input.filter_action, expiresIn: input.expires_in }, now);
 
 export function v2FilterRoutes(router: Router, deps: FilterRouteDeps): void {
+  const listings = new ListingCache(deps.reads, 'v2');
   router.get('/api/v2/filters', async (ctx: Context) => {
-    ctx.body = (await deps.reads.listFilters(accountOf(ctx))).map(filterJson);
+    ctx.type = 'application/json';
+    ctx.body = await listings.listing(accountOf(ctx));
   });
 
   router.get('/api/v2/filters/:id', async (ctx: Context) => {

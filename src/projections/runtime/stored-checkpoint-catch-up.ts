@@ -1,14 +1,15 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { CatchUp } from './read-your-writes.ts';
 import { FILTERS_PROJECTION } from './filter-projector.ts';
 import type { ReadStore } from '../stores/read-store.ts';
 
-/** Short enough to add little to a write's latency, long enough to cost the read store nothing. */
+/** Only for a store that cannot say when it changed (MongoDB): how often the checkpoint is read then. */
 const POLL_MS = 10;
 
 /**
  * Read-your-writes for a process that does not project: the projector runs elsewhere, so wait until the
- * stored checkpoint (which every process shares) passes the append, checking it at a short interval.
+ * stored checkpoint (which every process shares) passes the append. The checkpoint is read again each
+ * time the store says another process committed (at once, no timer), or, where it cannot say, every
+ * few milliseconds.
  */
 export class CheckpointCatchUp implements CatchUp {
   constructor(
@@ -17,13 +18,34 @@ export class CheckpointCatchUp implements CatchUp {
   ) {}
 
   async waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    const passed = async () => {
       const checkpoint = await this.reads.checkpoint(FILTERS_PROJECTION);
-      if (checkpoint !== null && checkpoint >= position) return true;
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      await delay(Math.min(this.pollMs, left));
-    }
+      return checkpoint !== null && checkpoint >= position;
+    };
+    return new Promise<boolean>((resolve, reject) => {
+      let settled = false;
+      const settle = (caughtUp: boolean | Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        stop();
+        if (caughtUp instanceof Error) reject(caughtUp);
+        else resolve(caughtUp);
+      };
+      const check = () =>
+        void passed().then(
+          (caughtUp) => caughtUp && settle(true),
+          (error: unknown) => settle(error instanceof Error ? error : new Error(String(error))),
+        );
+      // Listening starts before the first look, so a commit in between is not missed.
+      const stop = this.reads.onChange ? this.reads.onChange(check) : this.poll(check);
+      const timer = setTimeout(() => settle(false), timeoutMs);
+      check();
+    });
+  }
+
+  private poll(check: () => void): () => void {
+    const poller = setInterval(check, this.pollMs);
+    return () => clearInterval(poller);
   }
 }

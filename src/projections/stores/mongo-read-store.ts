@@ -199,6 +199,11 @@ export class MongoReadStore implements ManagedReadStore {
     });
   }
 
+  /** MongoDB has no cheap way to tell that nothing changed: answers are built anew every time. */
+  changeStamp(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     // A pinned store shares its parent's client; the parent closes it.
     if (this.pinned === null) await this.client.close();

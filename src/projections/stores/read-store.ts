@@ -72,6 +72,17 @@ export interface ReadStore {
   getV1Filter(accountId: string, keywordId: string): Promise<V1FilterRecord | null>;
   findKeyword(accountId: string, keywordId: string): Promise<KeywordLocation | null>;
   findFilterStatus(accountId: string, filterStatusId: string): Promise<FilterStatusLocation | null>;
+  /**
+   * A stamp that differs whenever any read model may have changed since it was taken, whether this
+   * connection or another process wrote: answers built from reads made after taking it may be kept under
+   * it. Null when the store cannot tell cheaply, so nothing is kept. Synchronous: asked on every read.
+   */
+  changeStamp(): string | null;
+  /**
+   * Where the store can tell: calls `listener` whenever another process may have committed to the read
+   * models (a hint to read again, as the event store's `onAppend`); returns a function that stops it.
+   */
+  onChange?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

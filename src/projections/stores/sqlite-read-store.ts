@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
+import { watchSqliteCommits } from '../../events/sqlite-change-watch.ts';
 import type { LeaseHolder } from '../../shared/leases.ts';
 import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabase } from '../../shared/sqlite.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
@@ -32,8 +33,13 @@ export class SqliteReadStore implements ManagedReadStore {
   private readonly batchTx: BetterSqlite3.Transaction<(batch: ProjectionBatch) => void>;
   private readonly pointer: BetterSqlite3.Statement<[], Pointer>;
   private readonly leases: SqliteLeases;
+  private readonly stamp: BetterSqlite3.Statement<[], { changes: number; version: number }>;
+
+  private readonly listeners = new Set<() => void>();
+  private stopWatching: (() => void) | undefined;
 
   private constructor(
+    private readonly path: string,
     private readonly db: SqliteDatabase,
     private readonly pinned: number | null,
     private readonly now: () => number,
@@ -43,10 +49,12 @@ export class SqliteReadStore implements ManagedReadStore {
     this.leases = new SqliteLeases(db, now);
     this.pointer = db.prepare<[], Pointer>('SELECT current, pending, next FROM read_model_pointer WHERE id = 1');
     this.batchTx = db.transaction((batch) => this.tablesNow().store(batch));
+    // data_version moves when another connection commits, total_changes when this one writes a row.
+    this.stamp = db.prepare('SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version');
   }
 
   static open(path: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
-    return sqliteCall(() => new SqliteReadStore(openSqlite(path, readModelsSchema, 'rebuildable'), null, options.now ?? Date.now));
+    return sqliteCall(() => new SqliteReadStore(path, openSqlite(path, readModelsSchema, 'rebuildable'), null, options.now ?? Date.now));
   }
 
   static inDataDir(dataDir: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
@@ -129,6 +137,32 @@ export class SqliteReadStore implements ManagedReadStore {
     return sqliteCall(() => this.tablesNow().findFilterStatus(accountId, filterStatusId));
   }
 
+  changeStamp(): string {
+    const { changes, version } = sqliteCall(() => this.stamp.get()!);
+    return `${version}:${changes}`;
+  }
+
+  /** Heard at once through the write-ahead log's file-system events (see watchSqliteCommits), then `data_version`. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (!this.stopWatching) {
+      let version = this.stamp.get()!.version;
+      this.stopWatching = watchSqliteCommits(this.path, () => {
+        if (!this.db.open) return;
+        const now = this.stamp.get()!.version;
+        if (now === version) return;
+        version = now;
+        for (const heard of [...this.listeners]) heard();
+      });
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size > 0) return;
+      this.stopWatching?.();
+      this.stopWatching = undefined;
+    };
+  }
+
   tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
     return sqliteCall(() => this.leases.tryLease(name, owner, ttlMs));
   }
@@ -168,7 +202,7 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   generation(generation: number): ReadStore {
-    return new SqliteReadStore(this.db, generation, this.now, this.tables);
+    return new SqliteReadStore(this.path, this.db, generation, this.now, this.tables);
   }
 
   async markPending(generation: number): Promise<void> {
@@ -188,6 +222,8 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async close(): Promise<void> {
+    this.stopWatching?.();
+    this.stopWatching = undefined;
     // A pinned store shares its parent's connection; the parent closes it.
     if (this.pinned === null && this.db.open) this.db.close();
   }

@@ -1,0 +1,74 @@
+/**
+ * Child process of http-api-bench.ts: the filters API as `npm start` runs it (SQLite files in a fresh
+ * temporary DATA_DIR, the projector in process, JSON logs at info level on stdout, which the bench sends
+ * to a file), seeded through its own HTTP API. Tells the bench over IPC what it seeded, then serves
+ * until SIGTERM. With BENCH_PROFILE=<dir> it records a V8 CPU profile from the end of seeding to exit.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { startService } from '../src/service.ts';
+import { createLogger } from '../src/shared/logger.ts';
+import { BENCH_FILTER } from './bench-filter.ts';
+import { LIST_SIZES, type SeededApi } from './http-bench-seed.ts';
+
+/** Filters the PUT case cycles through, so that no filter's stream grows long during a run. */
+const PUT_FILTERS = 1000;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'cf-bench-http-'));
+const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
+const service = await startService({ config, logger: createLogger(process.env.LOG_LEVEL ?? 'info') });
+const body = JSON.stringify(BENCH_FILTER);
+
+async function accountWith(name: string, filters: number): Promise<{ token: string; ids: string[] }> {
+  const account = await service.stores.accounts.createAccount(name);
+  const token = await service.stores.accounts.createToken(account.id, ['read', 'write']);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const ids: string[] = [];
+  for (let done = 0; done < filters; done += 32) {
+    const batch = Array.from({ length: Math.min(32, filters - done) }, async () => {
+      const response = await fetch(`${service.url}/api/v2/filters`, { method: 'POST', headers, body });
+      if (response.status !== 200) throw new Error(`seeding: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { id: string }).id;
+    });
+    ids.push(...(await Promise.all(batch)));
+  }
+  return { token, ids };
+}
+
+const tokens: Record<string, string> = {};
+tokens.main = (await accountWith('main', 10)).token;
+tokens.posts = (await accountWith('posts', 0)).token;
+const puts = await accountWith('puts', PUT_FILTERS);
+tokens.puts = puts.token;
+for (const size of LIST_SIZES) tokens[`size${size}`] = (await accountWith(`size${size}`, size)).token;
+
+// The V8 CPU profile (what `--cpu-prof` writes) of the measured part only, not of the seeding.
+const profiler = process.env.BENCH_PROFILE ? await startProfiler(process.env.BENCH_PROFILE) : null;
+const seeded: SeededApi = { url: service.url, dataDir, tokens, putIds: puts.ids };
+process.send!(seeded);
+process.on('message', (message: unknown) => {
+  if (message !== 'cpu') return;
+  const { user, system } = process.cpuUsage();
+  process.send!({ cpuMicros: user + system });
+});
+const stop = () =>
+  void service
+    .close()
+    .then(() => profiler?.())
+    .then(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('disconnect', stop);
+
+async function startProfiler(dir: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(dir, `api-${process.pid}.cpuprofile`), JSON.stringify(profile));
+  };
+}

@@ -1,0 +1,54 @@
+/** What one queued piece of work came to inside a shared transaction: its value, or why it alone failed. */
+export type Outcome<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: unknown };
+
+interface Queued<T, R> {
+  readonly item: T;
+  readonly resolve: (value: R) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: work submitted during one turn of the event loop is run together by `commit`, one
+ * transaction (and so one fsync) for all of it, once the turn's other callbacks have run: the requests
+ * read in the same turn share it, and no timer is involved, so it adds no fixed delay. `commit` answers
+ * each item on its own (a conflict fails only its own item); if it throws, the whole group failed.
+ * Each promise settles only after `commit` has returned, i.e. after the transaction has committed.
+ */
+export class GroupCommit<T, R> {
+  private queue: Queued<T, R>[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly commit: (items: readonly T[]) => readonly Outcome<R>[],
+    private readonly afterCommit: () => void = () => {},
+  ) {}
+
+  submit(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    const group = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    let outcomes: readonly Outcome<R>[];
+    try {
+      outcomes = this.commit(group.map((q) => q.item));
+    } catch (error) {
+      for (const q of group) q.reject(error);
+      return;
+    }
+    group.forEach((q, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) q.resolve(outcome.value);
+      else q.reject(outcome.error);
+    });
+    if (outcomes.some((o) => o.ok)) this.afterCommit();
+  }
+}
