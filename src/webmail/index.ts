@@ -22,6 +22,8 @@ export type WebmailDeps = {
   readonly env?: NodeJS.ProcessEnv;
   /** How the failed-login pause waits; a timer unless a test needs to hold it. */
   readonly pause?: (ms: number) => Promise<void>;
+  /** The clock sessions and login counters expire by; the system clock unless a test moves it. */
+  readonly now?: () => number;
 };
 
 export type Webmail = {
@@ -42,6 +44,7 @@ export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
     mongodbUrl: deps.mongodbUrl,
     mongoDatabase: deps.mongoDatabase,
     idleMillis: config.idleMillis,
+    now: deps.now,
     rateLimit: { limit: config.loginRateLimit, windowMillis: config.loginRateWindowMillis },
   });
   const relay = config.smtpUrl ? createSmtpRelay(config.smtpUrl) : null;

@@ -36,6 +36,8 @@ export type WebmailServerOptions = {
   readonly behindProxy?: boolean;
   /** The failed-login pause. These servers skip its second by default; the test of the pause holds it itself. */
   readonly pause?: (ms: number) => Promise<void>;
+  /** The clock of sessions and login counters, for tests that let time pass without waiting. */
+  readonly now?: () => number;
 };
 
 /** A Koa app that mounts only the webmail, on 127.0.0.1 and a free port, over a fresh data directory. */
@@ -45,7 +47,7 @@ export async function startWebmailServer(
   options: WebmailServerOptions = {},
 ): Promise<WebmailServer> {
   const accounts = SqliteAccountStore.inDataDir(dataDir);
-  const webmail = await createWebmail({ accounts, dataDir, env, pause: options.pause ?? (async () => {}) });
+  const webmail = await createWebmail({ accounts, dataDir, env, pause: options.pause ?? (async () => {}), now: options.now });
   const app = new Koa();
   app.silent = true;
   app.proxy = options.behindProxy ?? false;

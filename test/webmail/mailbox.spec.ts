@@ -103,12 +103,13 @@ describe('webmail mailbox, refresh and autocomplete', () => {
 
 describe('webmail sessions', () => {
   it('expire when idle: pages show the login form with a warning, XHRs get the session error, nothing is logged', async () => {
-    const server = await startWebmailServer({ WEBMAIL_IDLE_MINUTES: '0.005' });
+    let clock = Date.now();
+    const server = await startWebmailServer({ WEBMAIL_IDLE_MINUTES: '1' }, undefined, { now: () => clock });
     try {
       const account = await server.account('idle');
       const client = new WebmailClient(server.baseUrl);
       await client.login(account.username, account.password);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      clock += 60_001; // a minute and a millisecond of idleness, without waiting for it
       const xhr = await client.ajax(REFRESH, { _mbox: 'INBOX', _list: '1' });
       assert.equal(xhr.status, 200);
       assert.deepEqual(xhr.json(), {
