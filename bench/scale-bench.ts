@@ -2,7 +2,7 @@
  * The service with a large event log against the same on an empty one:
  *   node --import tsx bench/scale-bench.ts [events=1000000]
  * Rebuilds the read models of the log (`projections rebuild`, against a raw scan of it), then starts the
- * service on it and on an empty data directory, in turns, each in its own process: start-up to
+ * service (compiled, as `npm start` runs it) on it and on an empty data directory, in turns, each in its own process: start-up to
  * /health 200 (read models current: nothing is replayed at boot), RSS after 10 s of GET load, and POST
  * throughput. wrk (/usr/bin/wrk) is the load client, in its own process, with 64 connections.
  */
@@ -37,7 +37,8 @@ const freePort = () =>
 async function start(subject: Subject): Promise<{ child: ChildProcess; url: string; ms: number }> {
   const port = await freePort();
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // As production starts it (`npm start`): the compiled files with plain node, built before the first start.
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     env: { ...process.env, DATA_DIR: subject.dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
@@ -68,6 +69,7 @@ function wrk(url: string, token: string, seconds: number, script?: string): numb
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
 }
 
+execFileSync(process.execPath, ['scripts/build.js', '--if-stale'], { stdio: 'inherit' });
 const fixture = await logFixture(events);
 await markProjected(fixture.dir, fixture.lastPosition);
 const raw = rawScan(fixture.dir);
