@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
-import { launchChromium } from '../support/browser.ts';
+import { chromiumOrSkip } from '../support/browser.ts';
 import { TestServer, type TestAccount } from '../support/test-server.ts';
 
 const ELK = 'https://elk.zone';
@@ -102,12 +102,7 @@ describe('CORS on /api/* (as Mastodon)', () => {
     let page: Server;
 
     before(async function () {
-      const launched = await launchChromium();
-      if (typeof launched === 'string') {
-        console.log(`      skipped: ${launched}`);
-        this.skip();
-      }
-      browser = launched;
+      browser = await chromiumOrSkip(this);
       page = createServer((_request, response) => response.end('<!DOCTYPE html><title>client</title>')).listen(0, '127.0.0.1');
       await once(page, 'listening');
     });

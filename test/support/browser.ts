@@ -23,3 +23,13 @@ export async function launchChromium(): Promise<Browser | string> {
     return `Chromium at ${CHROMIUM} did not start: ${(error as Error).message.split('\n')[0]}`;
   }
 }
+
+/** Chromium for a `before` hook, or the hook's suite skipped with the printed reason. */
+export async function chromiumOrSkip(context: Mocha.Context): Promise<Browser> {
+  const launched = await launchChromium();
+  if (typeof launched === 'string') {
+    console.log(`      skipped: ${launched}`);
+    context.skip();
+  }
+  return launched;
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
+import { chromiumOrSkip } from '../support/browser.ts';
 import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
 const SHOTS = process.env.WEBMAIL_SCREENSHOTS ?? join('tmp', 'screenshots');
@@ -16,12 +16,7 @@ describe('webmail in Chromium', function () {
   const problems: string[] = [];
 
   before(async function () {
-    const launched = await launchChromium();
-    if (typeof launched === 'string') {
-      console.log(`      skipped: ${launched}`);
-      this.skip();
-    }
-    browser = launched;
+    browser = await chromiumOrSkip(this);
     server = await startWebmailServer({ WEBMAIL_REFRESH_SECONDS: '1' });
     mkdirSync(SHOTS, { recursive: true });
   });

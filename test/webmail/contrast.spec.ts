@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
+import { chromiumOrSkip } from '../support/browser.ts';
 import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
 /**
@@ -24,12 +24,7 @@ describe('webmail colour contrast (axe-core in Chromium)', function () {
   let server: WebmailServer;
 
   before(async function () {
-    const launched = await launchChromium();
-    if (typeof launched === 'string') {
-      console.log(`      skipped: ${launched}`);
-      this.skip();
-    }
-    browser = launched;
+    browser = await chromiumOrSkip(this);
     server = await startWebmailServer();
   });
   after(async () => {
