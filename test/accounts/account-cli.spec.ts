@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
 import { verifyPassword } from '../../src/accounts/passwords.ts';
-import { SqliteAccountStore } from '../../src/accounts/sqlite-account-store.ts';
 import { runCli } from '../support/run-cli.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { storedPasswordHash } from '../support/stored-password-hash.ts';
 
 const cli = (dataDir: string, args: string[], input = '') => runCli(args, { DATA_DIR: dataDir }, input);
-
-async function storedHash(dataDir: string, username: string): Promise<string | null> {
-  const store = SqliteAccountStore.inDataDir(dataDir);
-  try {
-    const account = await store.findAccount(username);
-    return account ? store.passwordHash(account.id) : null;
-  } finally {
-    await store.close();
-  }
-}
 
 describe('account CLI passwords', function () {
   this.timeout(90_000);
@@ -24,7 +14,7 @@ describe('account CLI passwords', function () {
     const run = await cli(dir, ['account', 'create', 'webuser', '--password-stdin'], 'pass word\n');
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^[0-9]+\n$/);
-    const hash = await storedHash(dir, 'webuser');
+    const hash = await storedPasswordHash(dir, 'webuser');
     assert.ok(hash?.startsWith('scrypt$'));
     assert.equal(await verifyPassword('pass word', hash!), true);
     assert.equal(hash!.includes('pass word'), false);
@@ -33,11 +23,11 @@ describe('account CLI passwords', function () {
   it('sets a new password on an existing account by name or id', async () => {
     const dir = scratchDir();
     const id = (await cli(dir, ['account', 'create', 'later'])).stdout.trim();
-    assert.equal(await storedHash(dir, 'later'), null);
+    assert.equal(await storedPasswordHash(dir, 'later'), null);
     assert.equal((await cli(dir, ['account', 'password', 'later', '--password-stdin'], 'first\r\n')).code, 0);
-    assert.equal(await verifyPassword('first', (await storedHash(dir, 'later'))!), true);
+    assert.equal(await verifyPassword('first', (await storedPasswordHash(dir, 'later'))!), true);
     assert.equal((await cli(dir, ['account', 'password', id, '--password-stdin'], 'second')).code, 0);
-    assert.equal(await verifyPassword('second', (await storedHash(dir, 'later'))!), true);
+    assert.equal(await verifyPassword('second', (await storedPasswordHash(dir, 'later'))!), true);
   });
 
   it('refuses an empty password without creating the account, and an unknown account', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { verifyPassword } from '../../src/accounts/passwords.ts';
-import { SqliteAccountStore } from '../../src/accounts/sqlite-account-store.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { storedPasswordHash } from '../support/stored-password-hash.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SCRIPT = '/usr/bin/script';
@@ -32,16 +32,6 @@ function onTerminal(args: string[], dataDir: string, answers: [prompt: string, t
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, screen })));
 }
 
-async function storedHash(dataDir: string, username: string): Promise<string | null> {
-  const store = SqliteAccountStore.inDataDir(dataDir);
-  try {
-    const account = await store.findAccount(username);
-    return account ? store.passwordHash(account.id) : null;
-  } finally {
-    await store.close();
-  }
-}
-
 describe('CLI passwords typed on a terminal', function () {
   this.timeout(60_000);
 
@@ -62,7 +52,7 @@ describe('CLI passwords typed on a terminal', function () {
     assert.equal(run.code, 0, run.screen);
     assert.match(run.screen, /^password: \r?\npassword again: \r?\n[0-9]+\r?\n$/);
     assert.doesNotMatch(run.screen, /horse/);
-    assert.equal(await verifyPassword(typed, (await storedHash(dir, 'tty_user'))!), true);
+    assert.equal(await verifyPassword(typed, (await storedPasswordHash(dir, 'tty_user'))!), true);
   });
 
   it('asks on a terminal for `account password`, and refuses answers that differ or a Ctrl-D', async () => {
@@ -77,7 +67,7 @@ describe('CLI passwords typed on a terminal', function () {
     ]);
     assert.equal(set.code, 0, set.screen);
     assert.doesNotMatch(set.screen, /first one/);
-    assert.equal(await verifyPassword('first one', (await storedHash(dir, 'tty_other'))!), true);
+    assert.equal(await verifyPassword('first one', (await storedPasswordHash(dir, 'tty_other'))!), true);
 
     const differ = await onTerminal(['account', 'password', 'tty_other'], dir, [
       ['password: ', 'second one\r'],
@@ -88,6 +78,6 @@ describe('CLI passwords typed on a terminal', function () {
     const ended = await onTerminal(['account', 'password', 'tty_other'], dir, [['password: ', '\u0004']]);
     assert.equal(ended.code, 1);
     assert.match(ended.screen, /error: no password given/);
-    assert.equal(await verifyPassword('first one', (await storedHash(dir, 'tty_other'))!), true);
+    assert.equal(await verifyPassword('first one', (await storedPasswordHash(dir, 'tty_other'))!), true);
   });
 });
