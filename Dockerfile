@@ -4,7 +4,11 @@
 # (for better-sqlite3 when no prebuilt binary fits) and TypeScript, the second only Node, the production
 # dependencies and the compiled JavaScript.
 
-FROM node:24 AS build
+# The addon is compiled against Node 24.18.1's headers and runs on the current 24.x below (same ABI,
+# 137): better-sqlite3 12 built against 24.19 or later aborts the process when V8 collects a prepared
+# statement outside a JavaScript context (nodejs/node#65446). better-sqlite3 13, which avoids it, no
+# longer runs on Node 20.
+FROM node:24.18.1 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would build before the sources are here. The one native addon is built
