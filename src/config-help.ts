@@ -11,7 +11,11 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'REDIS_URL', fallback: 'unset', meaning: "also publish filters_changed on Mastodon's Redis channels" },
   { name: 'REDIS_NAMESPACE', fallback: 'unset', meaning: "Mastodon's REDIS_NAMESPACE, a prefix for those channels" },
   { name: 'EVENTSTORE_URL', fallback: 'unset', meaning: 'keep the event log in EventStoreDB, e.g. esdb://localhost:2113?tls=false' },
-  { name: 'MONGODB_URL', fallback: 'unset', meaning: 'keep the read models in MongoDB, e.g. mongodb://localhost:27017/content_filters' },
+  {
+    name: 'MONGODB_URL',
+    fallback: 'unset',
+    meaning: 'keep read models, accounts and tokens, webmail sessions, mail and login counters in MongoDB, e.g. mongodb://localhost:27017/content_filters',
+  },
   { name: 'PROJECTOR', fallback: 'on', meaning: 'off runs the HTTP API without the in-process projector' },
   { name: 'PROJECTOR_LEASE_MS', fallback: '10000', meaning: "how long a projector's lease lasts without renewal" },
   { name: 'PROJECTOR_MAX_LAG_MS', fallback: '5000', meaning: '/health answers 503 once the projection lags more than this' },
