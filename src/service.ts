@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 import type { AccountStore } from './accounts/account-store.ts';
+import type { FilterState } from './commands/filter/filter-state.ts';
+import { StreamStateCache } from './commands/stream-state-cache.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
 import { ServiceHealth } from './health/service-health.ts';
@@ -137,6 +139,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
     before: [webmail.middleware],
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
+    filterStates: new StreamStateCache<FilterState>(),
     ...(catchUpTimeoutMs ? { catchUpTimeoutMs } : {}),
   });
   const { server, url, stop } = await orUndo(() => listen(app, config.port, config.host), releaseAll);

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ConcurrencyError, type EventStore, type ExpectedRevision, type RecordedEvent } from '../events/event-store.ts';
 import { ConflictError } from './errors.ts';
+import type { StreamStateCache } from './stream-state-cache.ts';
 
 export interface Decider<Command, State, Event> {
   // Function-valued members, not methods: pure functions with no `this`, passed around as values.
@@ -17,7 +18,7 @@ export interface CommandOutcome<State, Event> {
   readonly position: bigint | null;
 }
 
-export interface HandleOptions<Event> {
+export interface HandleOptions<State, Event> {
   /**
    * Reads a stored event as the decider's event, upcast to its current shape; null skips an event this
    * code cannot read (a type or version written by a newer release).
@@ -27,6 +28,8 @@ export interface HandleOptions<Event> {
   readonly metadata: (index: number, count: number, event: Event) => unknown;
   /** Re-runs after a concurrency conflict before giving up with a ConflictError. */
   readonly retries?: number;
+  /** Folded states to start from, so that only the events after them are read (and kept up to date here). */
+  readonly states?: StreamStateCache<State>;
 }
 
 /**
@@ -46,25 +49,31 @@ export async function handleCommand<Command, State, Event extends { type: string
   decider: Decider<Command, State, Event>,
   streamName: string,
   command: Command,
-  options: HandleOptions<Event>,
+  options: HandleOptions<State, Event>,
 ): Promise<CommandOutcome<State, Event>> {
   const retries = options.retries ?? 5;
   for (let attempt = 0; ; attempt += 1) {
-    const recorded = await store.readStream(streamName);
-    const state = recorded.reduce((s, stored) => {
-      const event = options.readEvent(stored);
-      return event === null ? s : decider.evolve(s, event);
-    }, decider.initialState());
+    const cached = options.states?.get(streamName);
+    const recorded = await (cached ? store.readStream(streamName, { after: cached.revision }) : store.readStream(streamName));
+    const state = recorded.reduce(
+      (s, stored) => {
+        const event = options.readEvent(stored);
+        return event === null ? s : decider.evolve(s, event);
+      },
+      cached ? cached.state : decider.initialState(),
+    );
+    const revision = recorded.at(-1)?.revision ?? cached?.revision ?? null;
+    if (revision !== null && recorded.length > 0) options.states?.remember(streamName, revision, state);
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, events, position: null };
-    const last = recorded.at(-1);
-    const expected: ExpectedRevision = last ? last.revision : 'no_stream';
+    const expected: ExpectedRevision = revision ?? 'no_stream';
     try {
       const appended = await store.appendToStream(
         streamName,
         events.map((e, i) => ({ type: e.type, data: e.data, metadata: options.metadata(i, events.length, e) })),
         expected,
       );
+      // Not remembered: the cache holds only folds of stored events, which the next command reads anyway.
       return { state: events.reduce(decider.evolve, state), events, position: appended.position };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;

@@ -31,6 +31,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store.ts';
 
@@ -121,10 +122,11 @@ export class EsdbEventStore implements EventStore {
     return packPosition(last);
   }
 
-  async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
+  async readStream(streamName: string, { after }: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamName, { direction: FORWARDS, fromRevision: START })) {
+      const fromRevision = after === undefined || after < 0n ? START : after + 1n;
+      for await (const resolved of this.client.readStream(streamName, { direction: FORWARDS, fromRevision })) {
         // Servers before 22.6 give no position when reading a stream; handlers only use revisions.
         const event = resolved.event as EsdbRecorded | undefined;
         if (event) events.push(toRecorded(event, event.position ? packPosition(event.position) : -1n));

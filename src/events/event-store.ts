@@ -34,10 +34,15 @@ export interface ReadAllOptions {
   readonly limit: number;
 }
 
+export interface ReadStreamOptions {
+  /** Exclusive: only the events after this revision. Absent: from the stream's first event. */
+  readonly after?: bigint;
+}
+
 export interface EventStore {
   appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** Every event of the stream in revision order; an empty array for a stream that does not exist. */
-  readStream(streamName: string): Promise<readonly RecordedEvent[]>;
+  /** The stream's events in revision order; an empty array for a stream that does not exist. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
   /** A page of the global log in position order. */
   readAll(options: ReadAllOptions): Promise<readonly RecordedEvent[]>;
   /**

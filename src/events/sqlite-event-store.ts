@@ -14,6 +14,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store.ts';
 
@@ -85,6 +86,9 @@ export class SqliteEventStore implements EventStore, AccountStreams {
 
   constructor(private readonly path: string) {
     this.db = openSqlite(path, eventsSchema);
+    // Each append in a group is a savepoint, whose undo pages SQLite otherwise spills to a temporary file
+    // past 64 KiB: a group of a few dozen appends wrote hundreds of kilobytes there per commit.
+    this.db.pragma('temp_store = MEMORY');
     this.sql = statementCache(this.db);
     const currentRevision = this.sql<[string], { revision: number | bigint | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
     const insert = this.sql(
@@ -132,8 +136,11 @@ export class SqliteEventStore implements EventStore, AccountStreams {
     return this.appends.submit({ streamName, events, expected });
   }
 
-  async readStream(streamName: string): Promise<readonly RecordedEvent[]> {
-    return this.sql<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision').all(streamName).map(toRecorded);
+  async readStream(streamName: string, { after }: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
+    if (after === undefined) return this.sql<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision').all(streamName).map(toRecorded);
+    return this.sql<[string, bigint], EventRow>('SELECT * FROM events WHERE stream = ? AND revision > ? ORDER BY revision')
+      .all(streamName, after)
+      .map(toRecorded);
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {

@@ -1,5 +1,7 @@
 import type { Context } from 'koa';
 import { NotFoundError } from '../commands/errors.ts';
+import type { FilterState } from '../commands/filter/filter-state.ts';
+import type { StreamStateCache } from '../commands/stream-state-cache.ts';
 import type { EventStore } from '../events/event-store.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
 import type { ReadStore } from '../projections/stores/read-store.ts';
@@ -15,6 +17,7 @@ export interface FilterRouteDeps {
   readonly catchUp: CatchUp;
   readonly logger: Logger;
   readonly catchUpTimeoutMs?: number;
+  readonly filterStates?: StreamStateCache<FilterState>;
 }
 
 type RouteState = AuthState & ParamsState & { requestId: string };

@@ -1,8 +1,9 @@
 import type { FilterCommand } from '../commands/filter/commands.ts';
 import { filterDecider } from '../commands/filter/decider.ts';
-import type { ActiveFilter } from '../commands/filter/filter-state.ts';
+import type { ActiveFilter, FilterState } from '../commands/filter/filter-state.ts';
 import { handleCommand } from '../commands/handle-command.ts';
 import { NotFoundError } from '../commands/errors.ts';
+import type { StreamStateCache } from '../commands/stream-state-cache.ts';
 import type { EventStore } from '../events/event-store.ts';
 import { FILTER_EVENT_VERSIONS, readFilterEvent } from '../events/filter-event-versions.ts';
 import { filterStream, type EventMetadata } from '../events/filter-events.ts';
@@ -22,6 +23,8 @@ export interface FilterCommandDeps {
   readonly logger: Logger;
   /** How long a write waits for the read models before answering anyway. */
   readonly catchUpTimeoutMs?: number;
+  /** Filters' folded states, so a command reads only the events its stream got since (none: the whole stream). */
+  readonly filterStates?: StreamStateCache<FilterState>;
 }
 
 export interface FilterCommandResult {
@@ -38,6 +41,7 @@ export interface FilterCommandResult {
 export async function runFilterCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand): Promise<FilterCommandResult> {
   const outcome = await handleCommand(deps.events, filterDecider, filterStream(command.data.filterId), command, {
     readEvent: readFilterEvent,
+    ...(deps.filterStates ? { states: deps.filterStates } : {}),
     metadata: (commitIndex, commitSize, event): EventMetadata => ({
       accountId: caller.accountId,
       requestId: caller.requestId,

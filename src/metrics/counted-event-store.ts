@@ -9,7 +9,7 @@ export function countedEventStore(store: EventStore): EventStore {
       for (const event of events) eventsAppended.inc({ type: event.type });
       return result;
     },
-    readStream: (streamName) => store.readStream(streamName),
+    readStream: (streamName, options) => store.readStream(streamName, options),
     readAll: (options) => store.readAll(options),
     onAppend: (listener) => store.onAppend(listener),
     close: () => store.close(),

@@ -15,7 +15,7 @@ import { addKeyword, createFilter, NOW, OWNER, rename, runCommand } from './supp
 function storeWith(inner: EventStore, beforeAppend: (attempt: number) => Promise<void>) {
   const calls = { reads: 0, appends: 0 };
   const store: EventStore = {
-    readStream: (name) => ((calls.reads += 1), inner.readStream(name)),
+    readStream: (name, options) => ((calls.reads += 1), inner.readStream(name, options)),
     readAll: (options) => inner.readAll(options),
     onAppend: (listener) => inner.onAppend(listener),
     close: () => inner.close(),

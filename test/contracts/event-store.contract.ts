@@ -97,6 +97,20 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
       assert.deepEqual(await given.store.readStream(stream()), []);
     });
 
+    it('reads only the events after a given revision', async () => {
+      const name = stream();
+      await given.store.appendToStream(name, [event(1), event(2), event(3)], 'no_stream');
+      await given.store.appendToStream(name, [event(4)], 2n);
+      assert.deepEqual(numbers(await given.store.readStream(name, { after: 1n })), [3, 4]);
+      assert.deepEqual(
+        (await given.store.readStream(name, { after: 0n })).map((e) => e.revision),
+        [1n, 2n, 3n],
+      );
+      assert.deepEqual(await given.store.readStream(name, { after: 3n }), []);
+      assert.deepEqual(await given.store.readStream(name, { after: 10n }), []);
+      assert.deepEqual(await given.store.readStream(stream(), { after: 0n }), []);
+    });
+
     it('appends when the expected revision is the current one', async () => {
       const name = stream();
       await given.store.appendToStream(name, [event(1)], 'no_stream');

@@ -2,6 +2,7 @@ import type { FilterCommand } from '../../../src/commands/filter/commands.ts';
 import { filterDecider } from '../../../src/commands/filter/decider.ts';
 import type { FilterState } from '../../../src/commands/filter/filter-state.ts';
 import { handleCommand, type CommandOutcome } from '../../../src/commands/handle-command.ts';
+import type { StreamStateCache } from '../../../src/commands/stream-state-cache.ts';
 import type { EventStore } from '../../../src/events/event-store.ts';
 import { FILTER_EVENT_VERSIONS, readFilterEvent } from '../../../src/events/filter-event-versions.ts';
 import { filterStream, type FilterEvent } from '../../../src/events/filter-events.ts';
@@ -25,9 +26,15 @@ export const rename = (filterId: string, title: string): FilterCommand => ({
 });
 
 /** The command handler as the API runs it (default retries), with test metadata. */
-export function runCommand(store: EventStore, command: FilterCommand, readEvent = readFilterEvent): Promise<CommandOutcome<FilterState, FilterEvent>> {
+export function runCommand(
+  store: EventStore,
+  command: FilterCommand,
+  readEvent = readFilterEvent,
+  states?: StreamStateCache<FilterState>,
+): Promise<CommandOutcome<FilterState, FilterEvent>> {
   return handleCommand(store, filterDecider, filterStream(command.data.filterId), command, {
     readEvent,
+    ...(states ? { states } : {}),
     metadata: (commitIndex, commitSize, event) => ({
       accountId: OWNER,
       requestId: 'test',

@@ -20,7 +20,7 @@ const send = (message: object) => new Promise<void>((resolve) => process.send!(m
 const store = SqliteEventStore.inDataDir(DATA_DIR);
 let appends = 0;
 const gated: EventStore = {
-  readStream: (name) => store.readStream(name),
+  readStream: (name, options) => store.readStream(name, options),
   readAll: (options) => store.readAll(options),
   onAppend: (listener) => store.onAppend(listener),
   close: () => store.close(),
