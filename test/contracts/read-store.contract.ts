@@ -260,6 +260,41 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
       assert.deepEqual(await given.store.loadFilter(first.id), third);
     });
 
+    it('keeps the v1 records right through keyword additions, edits, removals, repeats and settings changes given as hints', async () => {
+      const projection = `p-${newId()}`;
+      const [a, b, c, d] = [newId(), newId(), newId(), newId()];
+      const kw = (id: string, keyword: string, wholeWord = true) => ({ id, keyword, wholeWord });
+      const steps: Partial<FilterView>[] = [
+        { keywords: [kw(a, 'one'), kw(b, 'two'), kw(c, 'three')] },
+        { keywords: [kw(a, 'one'), kw(b, 'two!', false), kw(d, 'four')] },
+        { keywords: [kw(a, 'one'), kw(b, 'two!', false), kw(d, 'four')], context: ['home', 'public'], filterAction: 'hide' },
+        { keywords: [kw(d, 'four'), kw(a, 'first'), kw(a, 'last')] },
+        { keywords: [kw(a, 'last')], deleted: true },
+      ];
+      // The same views, for an account of their own, stored whole each time: what the records must be.
+      const [hinted, whole] = [view({ keywords: [], statuses: [] }), view({ keywords: [], statuses: [] })];
+      let previous: FilterView | null = null;
+      let position = 0n;
+      for (const [i, step] of steps.entries()) {
+        const next: FilterView = { ...hinted, ...step, revision: i + 1 };
+        position += 1n;
+        await given.store.applyBatch({ projection, position, views: [next], previous: new Map([[hinted.id, previous]]) });
+        await given.store.applyBatch({ projection: `${projection}-whole`, position, views: [{ ...whole, ...step, revision: i + 1 }] });
+        previous = next;
+        const records = async (accountId: string) =>
+          (await given.store.listV1Filters(accountId)).map(({ id, phrase, context, wholeWord, expiresAt, irreversible }) => ({
+            id,
+            phrase,
+            context,
+            wholeWord,
+            expiresAt,
+            irreversible,
+          }));
+        assert.deepEqual(await records(hinted.accountId), await records(whole.accountId), `after step ${i + 1}`);
+      }
+      assert.deepEqual(await given.store.listV1Filters(hinted.accountId), []);
+    });
+
     it('holds positions beyond 2^53', async () => {
       const projection = `p-${newId()}`;
       await given.store.advanceCheckpoint({ projection, position: 2n ** 62n + 1n });

@@ -91,10 +91,7 @@ export class SqliteReadTables {
     }
     if (view.revision <= previous.revision || view.accountId !== previous.accountId) return false;
     if (q.updateFilter.run(view.revision, deleted, JSON.stringify(view), view.id, previous.revision).changes === 0) return false;
-    if (!sameV1Records(previous, view)) {
-      q.clearV1.run(view.id);
-      this.insertV1(view);
-    }
+    if (!sameV1Records(previous, view)) this.replaceV1(previous, view);
     if (previous.statuses !== view.statuses || previous.deleted !== view.deleted) {
       const before = new Set(previous.deleted ? [] : previous.statuses.map((s) => s.id));
       const after = new Set(view.deleted ? [] : view.statuses.map((s) => s.id));
@@ -102,6 +99,19 @@ export class SqliteReadTables {
       for (const id of after) if (!before.has(id)) q.insertStatus.run(view.id, id, view.accountId);
     }
     return true;
+  }
+
+  /**
+   * Writes the v1 records that differ from the previous view's and deletes those it no longer has: adding
+   * one keyword to a filter of forty writes one row, not forty-one. Rows are keyed by keyword id; the
+   * last record of an id wins, as INSERT OR REPLACE made it when a view lists an id twice.
+   */
+  private replaceV1(previous: FilterView, view: FilterView): void {
+    const recordsById = (records: readonly V1FilterRecord[]) => new Map(records.map((r) => [r.id, JSON.stringify(r)]));
+    const before = recordsById(v1RecordsOf(previous));
+    const after = recordsById(v1RecordsOf(view));
+    for (const id of before.keys()) if (!after.has(id)) this.q.deleteV1.run(view.id, id);
+    for (const [id, doc] of after) if (before.get(id) !== doc) this.q.insertV1.run(view.id, id, view.accountId, doc);
   }
 
   private insertV1(view: FilterView): void {
@@ -184,6 +194,7 @@ function queries(db: SqliteDatabase, g: number) {
     ),
     updateFilter: prepare<[number, number, string, string, number]>(`UPDATE ${filters} SET revision = ?, deleted = ?, doc = ? WHERE id = ? AND revision = ?`),
     clearV1: prepare<[string]>(`DELETE FROM ${v1} WHERE filter_id = ?`),
+    deleteV1: prepare<[string, string]>(`DELETE FROM ${v1} WHERE filter_id = ? AND id = ?`),
     // OR REPLACE: a view that lists one keyword id twice keeps one record instead of failing.
     insertV1: prepare<[string, string, string, string]>(`INSERT OR REPLACE INTO ${v1} (filter_id, id, account_id, doc) VALUES (?, ?, ?, ?)`),
     clearStatuses: prepare<[string]>(`DELETE FROM ${statuses} WHERE filter_id = ?`),
