@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
@@ -95,6 +95,8 @@ export class SqliteEventStore implements EventStore, AccountStreams {
       `INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
+    // Event ids are UUIDv7, ordered by time: their unique index then grows at one end, where random ids put
+    // every append of a group on a page of its own, written to the log and checkpointed again.
     // Nested in the group's transaction, each append is a savepoint: one that fails leaves no trace.
     const appendOne = this.db.transaction(({ streamName, events, expected }: PendingAppend): AppendResult => {
       const found = currentRevision.get(streamName)?.revision;
@@ -105,7 +107,7 @@ export class SqliteEventStore implements EventStore, AccountStreams {
       const recordedAt = new Date().toISOString();
       for (const event of events) {
         revision += 1n;
-        const result = insert.run(randomUUID(), streamName, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata ?? {}), recordedAt);
+        const result = insert.run(uuidv7(), streamName, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata ?? {}), recordedAt);
         position = BigInt(result.lastInsertRowid);
       }
       return { nextRevision: revision, position };
