@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AccountStore } from './accounts/account-store.ts';
-import type { FilterState } from './commands/filter/filter-state.ts';
+import { filterStateWeight, type FilterState } from './commands/filter/filter-state.ts';
 import { StreamStateCache } from './commands/stream-state-cache.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
@@ -139,7 +139,8 @@ export async function startService({ config, logger, stores: given, env, catchUp
     before: [webmail.middleware],
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
-    filterStates: new StreamStateCache<FilterState>(),
+    // About 25 MB at most: a weight unit is a keyword or status, some 250 bytes with its object.
+    filterStates: new StreamStateCache<FilterState>({ weigh: filterStateWeight, maxWeight: 100_000 }),
     ...(catchUpTimeoutMs ? { catchUpTimeoutMs } : {}),
   });
   const { server, url, stop } = await orUndo(() => listen(app, config.port, config.host), releaseAll);

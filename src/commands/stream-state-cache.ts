@@ -4,20 +4,29 @@ export interface CachedState<State> {
   readonly state: State;
 }
 
-/** Enough for every filter an instance is likely to be editing; past it the oldest entries go first. */
-const DEFAULT_CAPACITY = 10_000;
+export interface StreamStateCacheOptions<State> {
+  /** Roughly how much memory a state holds, in any unit; the cache keeps at most `maxWeight` of it. */
+  readonly weigh?: (state: State) => number;
+  readonly maxWeight?: number;
+}
 
 /**
  * Folded states of recently written streams, so a command reads only the events appended after the
  * cached revision instead of the whole stream. It never needs invalidating: whatever another request or
  * process appended comes back from that read, and an append still checks the revision it was folded at.
  * States are shared, so deciders must treat them as immutable (they do: evolve returns new objects).
+ * Bounded by weight, not count: a stream's state can be large (a filter with thousands of keywords).
  */
 export class StreamStateCache<State> {
-  private readonly entries = new Map<string, CachedState<State>>();
+  private readonly entries = new Map<string, CachedState<State> & { readonly weight: number }>();
+  private readonly weigh: (state: State) => number;
+  private readonly maxWeight: number;
+  private weight = 0;
 
-  constructor(private readonly capacity = DEFAULT_CAPACITY) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
+  constructor({ weigh = () => 1, maxWeight = 10_000 }: StreamStateCacheOptions<State> = {}) {
+    if (!Number.isInteger(maxWeight) || maxWeight < 1) throw new RangeError('maxWeight must be a positive integer');
+    this.weigh = weigh;
+    this.maxWeight = maxWeight;
   }
 
   get(streamName: string): CachedState<State> | undefined {
@@ -28,13 +37,27 @@ export class StreamStateCache<State> {
   remember(streamName: string, revision: bigint, state: State): void {
     const kept = this.entries.get(streamName);
     if (kept && kept.revision > revision) return;
-    // Re-inserting moves the stream to the young end, so eviction drops the least recently written.
-    this.entries.delete(streamName);
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(streamName, { revision, state });
+    this.forget(streamName);
+    const weight = Math.max(1, this.weigh(state));
+    if (weight > this.maxWeight) return;
+    // Map order is insertion order, and re-inserting moves a stream to the young end: the oldest write goes first.
+    for (const oldest of this.entries.keys()) {
+      if (this.weight + weight <= this.maxWeight) break;
+      this.forget(oldest);
+    }
+    this.entries.set(streamName, { revision, state, weight });
+    this.weight += weight;
   }
 
-  get size(): number {
-    return this.entries.size;
+  /** Streams kept, and their total weight. */
+  get size(): { readonly streams: number; readonly weight: number } {
+    return { streams: this.entries.size, weight: this.weight };
+  }
+
+  private forget(streamName: string): void {
+    const kept = this.entries.get(streamName);
+    if (!kept) return;
+    this.entries.delete(streamName);
+    this.weight -= kept.weight;
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FilterCommand } from '../../src/commands/filter/commands.ts';
 import { filterDecider } from '../../src/commands/filter/decider.ts';
-import type { FilterState } from '../../src/commands/filter/filter-state.ts';
+import { filterStateWeight, type FilterState } from '../../src/commands/filter/filter-state.ts';
 import { StreamStateCache } from '../../src/commands/stream-state-cache.ts';
 import type { EventStore, ReadStreamOptions } from '../../src/events/event-store.ts';
 import { readFilterEvent } from '../../src/events/filter-event-versions.ts';
@@ -104,8 +104,8 @@ describe('Stream state cache', () => {
     assert.deepEqual(next.state, await foldedFromScratch(events, filterId));
   });
 
-  it('keeps a later fold over an earlier one and drops the least recently written stream when full', () => {
-    const small = new StreamStateCache<string>(2);
+  it('keeps a later fold over an earlier one and drops the least recently written streams when full', () => {
+    const small = new StreamStateCache<string>({ maxWeight: 2 });
     small.remember('a', 5n, 'a5');
     small.remember('a', 3n, 'a3');
     assert.equal(small.get('a')?.state, 'a5');
@@ -115,11 +115,35 @@ describe('Stream state cache', () => {
     assert.equal(small.get('b'), undefined);
     assert.equal(small.get('a')?.state, 'a6');
     assert.equal(small.get('c')?.state, 'c0');
-    assert.equal(small.size, 2);
+    assert.deepEqual(small.size, { streams: 2, weight: 2 });
   });
 
-  it('refuses a capacity that could hold nothing', () => {
-    assert.throws(() => new StreamStateCache(0), RangeError);
-    assert.throws(() => new StreamStateCache(1.5), RangeError);
+  it('bounds what it keeps by weight: a heavy state pushes out as many light ones as it must, and one heavier than the bound is not kept', () => {
+    const cache = new StreamStateCache<number>({ weigh: (n) => n, maxWeight: 10 });
+    for (const name of ['a', 'b', 'c', 'd']) cache.remember(name, 0n, 2);
+    cache.remember('heavy', 0n, 5);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd', 'heavy'].filter((name) => cache.get(name) !== undefined),
+      ['c', 'd', 'heavy'],
+    );
+    assert.deepEqual(cache.size, { streams: 3, weight: 9 });
+    cache.remember('c', 1n, 1);
+    assert.deepEqual(cache.size, { streams: 3, weight: 8 }, 'a state kept again replaces its old weight');
+    cache.remember('huge', 0n, 11);
+    assert.equal(cache.get('huge'), undefined);
+    assert.deepEqual(cache.size, { streams: 3, weight: 8 });
+  });
+
+  it('weighs a filter by its keywords and statuses', async () => {
+    const outcome = await runCommand(events, addKeyword(filterId, newId(), 'one'));
+    await runCommand(events, filterStatus(filterId, '1'));
+    assert.equal(filterStateWeight((await runCommand(events, rename(filterId, 'x'))).state), 3);
+    assert.equal(filterStateWeight(outcome.state), 2);
+    assert.equal(filterStateWeight(filterDecider.initialState()), 1);
+  });
+
+  it('refuses a bound that could hold nothing', () => {
+    assert.throws(() => new StreamStateCache({ maxWeight: 0 }), RangeError);
+    assert.throws(() => new StreamStateCache({ maxWeight: 1.5 }), RangeError);
   });
 });

@@ -21,6 +21,9 @@ export type ActiveFilter = Extract<FilterState, { phase: 'active' }>;
 
 export const initialState = (): FilterState => ({ phase: 'none' });
 
+/** A state's size in keywords and statuses (plus one for the filter), for caches that bound their memory. */
+export const filterStateWeight = (state: FilterState): number => (state.phase === 'active' ? 1 + state.keywords.length + state.statuses.length : 1);
+
 const settingsOf = ({ title, context, action, expiresAt }: FilterSettings): FilterSettings => ({ title, context, action, expiresAt });
 
 /**
