@@ -4,14 +4,17 @@ import type { Logger } from '../../shared/logger.ts';
 import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
 import { BatchProjection, PendingBatch, type AppliedBatch } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
+import type { ViewCacheBounds } from './view-cache.ts';
 
 export interface RunnerPolicy {
   /** Events per read-model transaction, at most (a commit read whole may pass it). */
   readonly batchSize: number;
   /** Events per read of the log; the batch size when not given. */
   readonly pageSize?: number;
-  /** Changed views after which a batch is stored even before it has `batchSize` events: they are held in memory. */
+  /** Changed views after which a batch is stored even before it has `batchSize` events: bounds how long its transaction takes. */
   readonly maxViews?: number;
+  /** The views kept from batch to batch, so they are not read back from the read model; the live bounds when not given. */
+  readonly cache?: ViewCacheBounds;
   /** Tries of one commit on its own before it is parked (only for errors that are not unavailability). */
   readonly attemptsBeforeParking: number;
   /** Parked commits in a row, with no view stored between them, after which parking stops: that looks systemic. */
@@ -73,7 +76,7 @@ export class ProjectionRunner {
     private readonly observer: ProjectionObserver = ignoreProjection,
     private readonly policy: RunnerPolicy = DEFAULT_POLICY,
   ) {
-    this.batches = new BatchProjection(reads, projection, logger);
+    this.batches = new BatchProjection(reads, projection, logger, policy.cache, position === null);
   }
 
   /** Null while steps succeed; otherwise why the last one failed. */
@@ -113,7 +116,7 @@ export class ProjectionRunner {
       } catch (error) {
         return this.applyFailed(error, first, unit, page.at(-1)!.position);
       }
-      const full = pending.events >= this.policy.batchSize || pending.changed.size >= (this.policy.maxViews ?? Infinity);
+      const full = pending.events >= this.policy.batchSize || pending.changed >= (this.policy.maxViews ?? Infinity);
       if (isolating || !more || full || page.at(-1)!.position === upTo) break;
     }
     if (!first) return { kind: 'idle' };
