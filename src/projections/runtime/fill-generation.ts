@@ -28,7 +28,7 @@ export const FILL_POLICY: RunnerPolicy = {
 };
 
 export interface FillProgress {
-  /** Events applied by this fill so far. */
+  /** Events this fill has folded so far (stored at the end of their batch). */
   readonly events: number;
   readonly position: bigint;
   readonly upTo: bigint;
@@ -67,7 +67,8 @@ export async function fillGeneration(events: EventStore, target: ReadStore, upTo
   let applied = 0;
   let failures = 0;
   while (runner.position === null || runner.position < upTo) {
-    const result = await runner.step(upTo);
+    // A batch may take seconds: progress is told page by page, as events are folded.
+    const result = await runner.step(upTo, (folded, position) => options.onProgress?.({ events: applied + folded, position, upTo }));
     if (result.kind === 'idle') break;
     if (result.kind === 'failed') {
       // A bad commit is parked on its last try; failing longer than that is an outage or a systemic fault.

@@ -86,9 +86,10 @@ export class ProjectionRunner {
 
   /**
    * Reads what follows the checkpoint (never past `upTo`), a page at a time up to the batch size, and
-   * stores it as one batch: one read-model transaction with the checkpoint at its end.
+   * stores it as one batch: one read-model transaction with the checkpoint at its end. `onPage` hears
+   * of every page folded into the batch (events so far, last position), before anything is stored.
    */
-  async step(upTo: bigint | null = null): Promise<StepResult> {
+  async step(upTo: bigint | null = null, onPage?: (events: number, position: bigint) => void): Promise<StepResult> {
     if (this.isolateUntil !== null && this.position !== null && this.position >= this.isolateUntil) this.isolateUntil = null;
     const isolating = this.isolateUntil !== null;
     const pageSize = isolating ? 1 : Math.min(this.policy.pageSize ?? this.policy.batchSize, this.policy.batchSize);
@@ -116,6 +117,7 @@ export class ProjectionRunner {
       } catch (error) {
         return this.applyFailed(error, first, unit, page.at(-1)!.position);
       }
+      onPage?.(pending.events, pending.last!);
       const full = pending.events >= this.policy.batchSize || pending.changed >= (this.policy.maxViews ?? Infinity);
       if (isolating || !more || full || page.at(-1)!.position === upTo) break;
     }
