@@ -8,7 +8,7 @@ import { DEFAULT_POLICY, ProjectionRunner, type RunnerPolicy } from './projectio
 
 /**
  * How much of the heap a fill may fill with views kept from batch to batch: a quarter of the heap limit,
- * at most 512 MiB. A rebuild of up to about 400,000 filters (some 2.5 million events of the benchmark log)
+ * at most 512 MiB. A rebuild of up to some 650,000 filters like the benchmark log's (about 4 million events)
  * then never reads a view back from the read model; a longer one reads back those it had to let go.
  */
 const FILL_CACHE_BYTES = Math.min(512 * 1024 * 1024, Math.floor(getHeapStatistics().heap_size_limit / 4));
