@@ -81,3 +81,56 @@ describe('SQLite read store: tables written before records were keyed by filter'
     }
   });
 });
+
+describe('SQLite read store: a new generation is indexed once filled', () => {
+  const indexes = (dir: string, generation: number): string[] => {
+    const db = new Database(join(dir, 'read-models.sqlite'), { readonly: true });
+    try {
+      return db
+        .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%_by_account%' ORDER BY name")
+        .all()
+        .map((row) => row.name)
+        .filter((name) => name.includes(`_g${generation}_`));
+    } finally {
+      db.close();
+    }
+  };
+
+  it('is made without the indexes by account, answers the same without them, and has them once marked pending', async () => {
+    const dir = scratchDir();
+    const store = SqliteReadStore.inDataDir(dir);
+    try {
+      const generation = await store.createGeneration();
+      assert.deepEqual(indexes(dir, generation), []);
+      const accountId = newId();
+      const view = {
+        id: newId(),
+        accountId,
+        title: 't',
+        context: ['home' as const],
+        filterAction: 'warn' as const,
+        expiresAt: null,
+        keywords: [{ id: newId(), keyword: 'k', wholeWord: true }],
+        statuses: [{ id: newId(), statusId: '1' }],
+        revision: 0,
+        deleted: false,
+      };
+      const filled = store.generation(generation);
+      await filled.saveFilter(view, { projection: 'p', position: 1n });
+      const answers = async () => [
+        await filled.listFilters(accountId),
+        await filled.listV1Filters(accountId),
+        await filled.findFilterStatus(accountId, view.statuses[0]!.id),
+      ];
+      const unindexed = await answers();
+      await store.markPending(generation);
+      assert.equal(indexes(dir, generation).length, 3);
+      assert.deepEqual(await answers(), unindexed);
+      assert.equal((unindexed[0] as unknown[]).length, 1);
+      assert.equal(await store.swapIn(generation), true);
+      assert.equal(indexes(dir, generation).length, 3);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -28,6 +28,33 @@ export interface V1FilterRecord {
   readonly irreversible: boolean;
 }
 
+type Settings = Pick<FilterView, 'title' | 'context' | 'filterAction' | 'expiresAt'>;
+
+/**
+ * The view after an event: written out field by field, since a rebuild folds millions of events and
+ * object spread with fields overridden costs about ten times as much. Fields an event leaves alone keep
+ * their value (the same object), which the stores use to tell what changed.
+ */
+const next = (
+  view: FilterView,
+  revision: number,
+  settings: Settings,
+  keywords: FilterView['keywords'],
+  statuses: FilterView['statuses'],
+  deleted: boolean,
+): FilterView => ({
+  id: view.id,
+  accountId: view.accountId,
+  title: settings.title,
+  context: settings.context,
+  filterAction: settings.filterAction,
+  expiresAt: settings.expiresAt,
+  keywords,
+  statuses,
+  revision,
+  deleted,
+});
+
 /**
  * Pure read-model fold. Never throws: an event that does not fit is ignored (the revision still moves),
  * and so is an event type it does not know.
@@ -35,7 +62,7 @@ export interface V1FilterRecord {
 export function projectFilter(view: FilterView | null, event: FilterEvent, revision: number): FilterView | null {
   if (view && revision <= view.revision) return view;
   if (event.type === 'FilterCreated') {
-    if (view) return { ...view, revision };
+    if (view) return next(view, revision, view, view.keywords, view.statuses, view.deleted);
     const { filterId, accountId, title, context, action, expiresAt } = event.data;
     return { id: filterId, accountId, title, context, filterAction: action, expiresAt, keywords: [], statuses: [], revision, deleted: false };
   }
@@ -43,19 +70,26 @@ export function projectFilter(view: FilterView | null, event: FilterEvent, revis
   switch (event.type) {
     case 'FilterUpdated': {
       const { title, context, action, expiresAt } = event.data;
-      return { ...view, title, context, filterAction: action, expiresAt, revision };
+      return next(view, revision, { title, context, filterAction: action, expiresAt }, view.keywords, view.statuses, view.deleted);
     }
     case 'KeywordsUpdated':
-      return { ...view, keywords: event.data.keywords, revision };
+      return next(view, revision, view, event.data.keywords, view.statuses, view.deleted);
     case 'StatusFiltered': {
       const status = { id: event.data.filterStatusId, statusId: event.data.statusId };
       const statuses = view.statuses.some((s) => s.id === status.id) ? view.statuses : [...view.statuses, status];
-      return { ...view, statuses, revision };
+      return next(view, revision, view, view.keywords, statuses, view.deleted);
     }
     case 'StatusUnfiltered':
-      return { ...view, statuses: view.statuses.filter((s) => s.id !== event.data.filterStatusId), revision };
+      return next(
+        view,
+        revision,
+        view,
+        view.keywords,
+        view.statuses.filter((s) => s.id !== event.data.filterStatusId),
+        view.deleted,
+      );
     case 'FilterDeleted':
-      return { ...view, keywords: [], statuses: [], deleted: true, revision };
+      return next(view, revision, view, [], [], true);
     default:
       return ignored(event, view);
   }

@@ -4,7 +4,7 @@ import { filterIdOfStream, type EventMetadata } from '../../events/filter-events
 import type { Logger } from '../../shared/logger.ts';
 import { projectFilter, type FilterView } from '../fold/filter-view.ts';
 import type { ParkedEvent, ReadStore } from '../stores/read-store.ts';
-import { ViewCache } from './view-cache.ts';
+import { ViewCache, type ViewCacheBounds } from './view-cache.ts';
 
 /** What one stored batch asks of the caller once it has committed. */
 export interface AppliedBatch {
@@ -17,13 +17,23 @@ export interface AppliedBatch {
   readonly views: number;
 }
 
+/** One filter in a batch: its view as stored before the batch (null: not stored), and after the events folded so far. */
+interface Slot {
+  readonly filterId: string;
+  previous: FilterView | null;
+  view: FilterView | null;
+  changed: boolean;
+}
+
 /** Events folded but not stored yet: one read-model transaction in the making, over one or more pages of the log. */
 export class PendingBatch {
-  /** Every view the batch has seen, as it stands after the events folded so far. */
-  readonly working = new Map<string, FilterView>();
-  readonly changed = new Map<string, FilterView>();
-  /** Each seen view as it was before the batch (null: not stored), for the store to write only what changed. */
-  readonly previous = new Map<string, FilterView | null>();
+  /**
+   * Every filter the batch has seen, by stream name: one look-up per event finds its views, with the
+   * name as read (a filter id cut out of it is a new string whose every look-up costs more).
+   */
+  readonly slots = new Map<string, Slot>();
+  /** How many of them the batch changed: what it has to store. */
+  changed = 0;
   readonly announcements: string[] = [];
   events = 0;
   last: bigint | null = null;
@@ -42,13 +52,18 @@ const endsCommit = (metadata: unknown): boolean => {
  * batch has committed.
  */
 export class BatchProjection {
-  private readonly cache = new ViewCache();
+  private readonly cache: ViewCache;
 
   constructor(
     private readonly reads: ReadStore,
     private readonly projection: string,
     private readonly logger: Logger,
-  ) {}
+    cacheBounds?: ViewCacheBounds,
+    /** The read model held nothing of this projection when it started (no checkpoint), so the cache starts complete. */
+    fromStart = false,
+  ) {
+    this.cache = new ViewCache(cacheBounds, fromStart);
+  }
 
   /** Folds and stores `events` as one batch. */
   async apply(events: readonly RecordedEvent[], parked: readonly ParkedEvent[] = []): Promise<AppliedBatch> {
@@ -59,13 +74,14 @@ export class BatchProjection {
 
   /** Folds the next page of the log into `pending`; nothing is stored. */
   async fold(pending: PendingBatch, events: readonly RecordedEvent[]): Promise<void> {
-    await this.load(pending, events);
-    const { working, changed, announcements } = pending;
-    for (const recorded of events) {
-      const filterId = filterIdOfStream(recorded.streamName);
-      const event = filterId === null ? null : readFilterEvent(recorded);
-      if (filterId === null || event === null) continue;
-      const before = working.get(filterId) ?? null;
+    const slots = await this.load(pending, events);
+    const { announcements } = pending;
+    for (let i = 0; i < events.length; i += 1) {
+      const slot = slots[i] ?? null;
+      const recorded = events[i]!;
+      const event = slot === null ? null : readFilterEvent(recorded);
+      if (slot === null || event === null) continue;
+      const before = slot.view;
       const after = projectFilter(before, event, Number(recorded.revision));
       if (!after) {
         this.logger.warn(
@@ -75,8 +91,9 @@ export class BatchProjection {
         continue;
       }
       if (after !== before) {
-        working.set(filterId, after);
-        changed.set(filterId, after);
+        slot.view = after;
+        if (!slot.changed) pending.changed += 1;
+        slot.changed = true;
       }
       if (endsCommit(recorded.metadata)) announcements.push(after.accountId);
     }
@@ -88,8 +105,14 @@ export class BatchProjection {
   async commit(pending: PendingBatch, parked: readonly ParkedEvent[] = []): Promise<AppliedBatch> {
     const position = pending.last;
     if (position === null) throw new RangeError('an empty batch');
-    const views = [...pending.changed.values()];
-    await this.reads.applyBatch({ projection: this.projection, position, views, parked, previous: pending.previous });
+    const views: FilterView[] = [];
+    const previous = new Map<string, FilterView | null>();
+    for (const slot of pending.slots.values()) {
+      if (!slot.changed || slot.view === null) continue;
+      views.push(slot.view);
+      previous.set(slot.filterId, slot.previous);
+    }
+    await this.reads.applyBatch({ projection: this.projection, position, views, parked, previous });
     for (const view of views) this.cache.remember(view);
     return { position, announcements: pending.announcements, events: pending.events, views: views.length };
   }
@@ -101,23 +124,30 @@ export class BatchProjection {
     await this.reads.applyBatch({ projection: this.projection, position: last.position, views: [], parked });
   }
 
-  /** Brings the views the events touch into the batch: kept from an earlier page or batch, or read in one call. */
-  private async load(pending: PendingBatch, events: readonly RecordedEvent[]): Promise<void> {
-    const missing = new Set<string>();
-    for (const recorded of events) {
-      const filterId = filterIdOfStream(recorded.streamName);
-      if (filterId === null || pending.previous.has(filterId) || missing.has(filterId)) continue;
-      const cached = this.cache.get(filterId);
-      if (cached) this.see(pending, filterId, cached);
-      else missing.add(filterId);
+  /**
+   * The slot of each event's filter (null: not a filter's event), bringing the views the batch has not
+   * seen yet into it: kept from an earlier batch, known not to be stored, or read in one call.
+   */
+  private async load(pending: PendingBatch, events: readonly RecordedEvent[]): Promise<(Slot | null)[]> {
+    const slots: (Slot | null)[] = [];
+    const missing: Slot[] = [];
+    for (const { streamName } of events) {
+      let slot = pending.slots.get(streamName) ?? null;
+      const filterId = slot === null ? filterIdOfStream(streamName) : null;
+      if (filterId !== null) {
+        const cached = this.cache.get(filterId) ?? null;
+        slot = { filterId, previous: cached, view: cached, changed: false };
+        pending.slots.set(streamName, slot);
+        if (!cached && !this.cache.complete) missing.push(slot);
+      }
+      slots.push(slot);
     }
-    if (missing.size === 0) return;
-    const found = await this.reads.loadFilters([...missing]);
-    for (const filterId of missing) this.see(pending, filterId, found.get(filterId) ?? null);
-  }
-
-  private see(pending: PendingBatch, filterId: string, view: FilterView | null): void {
-    pending.previous.set(filterId, view);
-    if (view) pending.working.set(filterId, view);
+    if (missing.length === 0) return slots;
+    const found = await this.reads.loadFilters(missing.map((slot) => slot.filterId));
+    for (const slot of missing) {
+      slot.previous = found.get(slot.filterId) ?? null;
+      slot.view = slot.previous;
+    }
+    return slots;
   }
 }

@@ -4,14 +4,17 @@ import type { Logger } from '../../shared/logger.ts';
 import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
 import { BatchProjection, PendingBatch, type AppliedBatch } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
+import type { ViewCacheBounds } from './view-cache.ts';
 
 export interface RunnerPolicy {
   /** Events per read-model transaction, at most (a commit read whole may pass it). */
   readonly batchSize: number;
   /** Events per read of the log; the batch size when not given. */
   readonly pageSize?: number;
-  /** Changed views after which a batch is stored even before it has `batchSize` events: they are held in memory. */
+  /** Changed views after which a batch is stored even before it has `batchSize` events: bounds how long its transaction takes. */
   readonly maxViews?: number;
+  /** The views kept from batch to batch, so they are not read back from the read model; the live bounds when not given. */
+  readonly cache?: ViewCacheBounds;
   /** Tries of one commit on its own before it is parked (only for errors that are not unavailability). */
   readonly attemptsBeforeParking: number;
   /** Parked commits in a row, with no view stored between them, after which parking stops: that looks systemic. */
@@ -73,7 +76,7 @@ export class ProjectionRunner {
     private readonly observer: ProjectionObserver = ignoreProjection,
     private readonly policy: RunnerPolicy = DEFAULT_POLICY,
   ) {
-    this.batches = new BatchProjection(reads, projection, logger);
+    this.batches = new BatchProjection(reads, projection, logger, policy.cache, position === null);
   }
 
   /** Null while steps succeed; otherwise why the last one failed. */
@@ -83,9 +86,10 @@ export class ProjectionRunner {
 
   /**
    * Reads what follows the checkpoint (never past `upTo`), a page at a time up to the batch size, and
-   * stores it as one batch: one read-model transaction with the checkpoint at its end.
+   * stores it as one batch: one read-model transaction with the checkpoint at its end. `onPage` hears
+   * of every page folded into the batch (events so far, last position), before anything is stored.
    */
-  async step(upTo: bigint | null = null): Promise<StepResult> {
+  async step(upTo: bigint | null = null, onPage?: (events: number, position: bigint) => void): Promise<StepResult> {
     if (this.isolateUntil !== null && this.position !== null && this.position >= this.isolateUntil) this.isolateUntil = null;
     const isolating = this.isolateUntil !== null;
     const pageSize = isolating ? 1 : Math.min(this.policy.pageSize ?? this.policy.batchSize, this.policy.batchSize);
@@ -113,7 +117,8 @@ export class ProjectionRunner {
       } catch (error) {
         return this.applyFailed(error, first, unit, page.at(-1)!.position);
       }
-      const full = pending.events >= this.policy.batchSize || pending.changed.size >= (this.policy.maxViews ?? Infinity);
+      onPage?.(pending.events, pending.last!);
+      const full = pending.events >= this.policy.batchSize || pending.changed >= (this.policy.maxViews ?? Infinity);
       if (isolating || !more || full || page.at(-1)!.position === upTo) break;
     }
     if (!first) return { kind: 'idle' };

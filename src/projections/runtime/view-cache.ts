@@ -1,27 +1,83 @@
 import type { FilterView } from '../fold/filter-view.ts';
 
+/** How much a projector keeps: views, and their estimated size in bytes; whichever bound is reached first. */
+export interface ViewCacheBounds {
+  readonly views: number;
+  readonly bytes: number;
+}
+
+/** The live projector's: the views of the accounts that are active now. */
+export const LIVE_CACHE_BOUNDS: ViewCacheBounds = { views: 10_000, bytes: 64 * 1024 * 1024 };
+
+/**
+ * A rough size of a view in memory (objects, arrays and strings as V8 holds them), to bound the cache by
+ * memory rather than by count: a filter with thousands of filtered statuses weighs as much as hundreds
+ * of small ones.
+ */
+export function estimatedBytes(view: FilterView): number {
+  let bytes = 240 + 2 * (view.title.length + view.id.length + view.accountId.length) + 16 * view.context.length;
+  for (const keyword of view.keywords) bytes += 96 + 2 * (keyword.keyword.length + keyword.id.length);
+  for (const status of view.statuses) bytes += 96 + 2 * (status.id.length + status.statusId.length);
+  return bytes;
+}
+
+interface Entry {
+  readonly view: FilterView;
+  readonly bytes: number;
+}
+
 /**
  * The views this projector last stored, so the next batch folds into them without reading them back.
  * Valid only while one projector writes the read model (the lease holder, or a rebuild into a generation
  * nobody else writes); a new projector starts with an empty cache. Least recently used views go first.
  */
 export class ViewCache {
-  private readonly views = new Map<string, FilterView>();
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private whole: boolean;
 
-  constructor(private readonly capacity = 10_000) {}
+  /** `complete`: the read model holds no view yet, so every view stored from now on passes through here. */
+  constructor(
+    private readonly bounds: ViewCacheBounds = LIVE_CACHE_BOUNDS,
+    complete = false,
+  ) {
+    this.whole = complete;
+  }
+
+  /**
+   * True while the cache holds every view this projector stored and the read model held none before:
+   * a view it lacks is not stored, and need not be read back. The first view it lets go ends that.
+   */
+  get complete(): boolean {
+    return this.whole;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   get(filterId: string): FilterView | undefined {
-    const view = this.views.get(filterId);
-    if (view) {
-      this.views.delete(filterId);
-      this.views.set(filterId, view);
-    }
-    return view;
+    const entry = this.entries.get(filterId);
+    if (!entry) return undefined;
+    this.entries.delete(filterId);
+    this.entries.set(filterId, entry);
+    return entry.view;
   }
 
   remember(view: FilterView): void {
-    this.views.delete(view.id);
-    this.views.set(view.id, view);
-    if (this.views.size > this.capacity) this.views.delete(this.views.keys().next().value!);
+    const entry = { view, bytes: estimatedBytes(view) };
+    const old = this.entries.get(view.id);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.entries.delete(view.id);
+    }
+    this.entries.set(view.id, entry);
+    this.bytes += entry.bytes;
+    while (this.entries.size > this.bounds.views || (this.bytes > this.bounds.bytes && this.entries.size > 1)) {
+      const [oldest, evicted] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      this.bytes -= evicted.bytes;
+      this.whole = false;
+    }
   }
 }

@@ -9,7 +9,7 @@ import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, Pr
 import { sqliteCall } from './sqlite-errors.ts';
 import { SqliteLeases } from './sqlite-leases.ts';
 import { readModelsSchema } from './sqlite-read-models-schema.ts';
-import { dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
+import { createReadIndexes, dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
 import { SqliteReadTables } from './sqlite-read-tables.ts';
 
 interface Pointer {
@@ -195,7 +195,8 @@ export class SqliteReadStore implements ManagedReadStore {
         if (generation < current) dropReadTables(this.db, generation);
       }
       for (const cached of this.tables.keys()) if (cached < current) this.tables.delete(cached);
-      this.tables.set(next, new SqliteReadTables(this.db, next));
+      // Filled first, then indexed: see markPending.
+      this.tables.set(next, new SqliteReadTables(this.db, next, { indexes: false }));
       return next;
     });
     return sqliteCall(() => create.immediate());
@@ -205,11 +206,15 @@ export class SqliteReadStore implements ManagedReadStore {
     return new SqliteReadStore(this.path, this.db, generation, this.now, this.tables);
   }
 
+  /** A new generation is made without the indexes queries need (they are built once it is filled): it gets them here. */
   async markPending(generation: number): Promise<void> {
+    sqliteCall(() => createReadIndexes(this.db, generation));
     sqliteCall(() => this.db.prepare('UPDATE read_model_pointer SET pending = ? WHERE id = 1').run(generation));
   }
 
   async swapIn(generation: number): Promise<boolean> {
+    // Already there when a build that defers them marked it pending; a no-op then.
+    sqliteCall(() => createReadIndexes(this.db, generation));
     const result = sqliteCall(() =>
       this.db.prepare('UPDATE read_model_pointer SET current = pending, pending = NULL WHERE id = 1 AND pending = ?').run(generation),
     );

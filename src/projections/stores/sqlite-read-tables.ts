@@ -34,8 +34,8 @@ const sameV1Records = (a: FilterView, b: FilterView): boolean =>
 export class SqliteReadTables {
   private readonly q: ReturnType<typeof queries>;
 
-  constructor(db: SqliteDatabase, generation: number) {
-    createReadTables(db, generation);
+  constructor(db: SqliteDatabase, generation: number, options: { indexes?: boolean } = {}) {
+    createReadTables(db, generation, options);
     this.q = queries(db, generation);
   }
 
