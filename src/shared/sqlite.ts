@@ -27,9 +27,11 @@ export function openSqlite(path: string, schema: SqliteSchema, durability: Durab
   let db: SqliteDatabase | undefined;
   try {
     db = new Database(path);
+    // First: switching to WAL takes a lock, and a second process opening the file at the same moment
+    // must wait for it (SQLITE_BUSY "database is locked" otherwise), as every later statement does.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
     migrateSqlite(db, schema);
     return db;
