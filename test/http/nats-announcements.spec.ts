@@ -23,14 +23,16 @@ describe('filters_changed announcements on NATS', function () {
     publisher = await connect({ servers: natsUrl, name: 'content-filters' });
     server = await TestServer.start({}, new NatsNotifier(publisher));
     subscriber = await connect({ servers: natsUrl });
-    const subscription = subscriber.subscribe('timeline.*');
-    void (async () => {
-      for await (const message of subscription) {
+    // A callback runs as each message is parsed, so a flush that resolves later has it counted; an async
+    // iterator's loop body may still be waiting for its turn in the microtask queue then.
+    subscriber.subscribe('timeline.*', {
+      callback: (error, message) => {
+        if (error) throw error;
         const accountId = message.subject.slice('timeline.'.length);
         counts.set(accountId, (counts.get(accountId) ?? 0) + 1);
         payloads.push(message.string());
-      }
-    })();
+      },
+    });
     await subscriber.flush();
   });
   after(async () => {
