@@ -6,7 +6,7 @@
  *                        BENCH_CONNECTIONS (default 64), BENCH_ONLY (a regular expression on case names),
  *                        BENCH_PROFILE=<dir>: the API process writes a V8 CPU profile of the measured part there.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,8 @@ interface Case {
   readonly p99Within?: number;
 }
 
+// The API runs from dist/, as `npm start` does: build it first if a source is newer.
+execFileSync(process.execPath, [new URL('../scripts/build.js', import.meta.url).pathname, '--if-stale'], { stdio: 'inherit' });
 const api = await child<SeededApi>('./http-api-server.ts', [], join(scratch, 'api.log'));
 const { url, tokens } = api.said;
 const idsFile = join(scratch, 'put-ids.txt');

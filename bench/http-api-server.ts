@@ -1,5 +1,5 @@
 /**
- * Child process of http-api-bench.ts: the filters API as `npm start` runs it (SQLite files in a fresh
+ * Child process of http-api-bench.ts: the filters API as `npm start` runs it (compiled, SQLite files in a fresh
  * temporary DATA_DIR, the projector in process, JSON logs at info level on stdout, which the bench sends
  * to a file), seeded through its own HTTP API. Tells the bench over IPC what it seeded, then serves
  * until SIGTERM. With BENCH_PROFILE=<dir> it records a V8 CPU profile from the end of seeding to exit.
@@ -8,11 +8,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
-import { startService } from '../src/service.ts';
-import { createLogger } from '../src/shared/logger.ts';
 import { BENCH_FILTER } from './bench-filter.ts';
 import { LIST_SIZES, type SeededApi } from './http-bench-seed.ts';
+
+// What `npm start` runs: the compiled service (the bench builds dist/ first when it is stale), typed by its sources.
+const dist = new URL('../dist/', import.meta.url).href;
+const { loadConfig } = (await import(`${dist}config.js`)) as typeof import('../src/config.ts');
+const { startService } = (await import(`${dist}service.js`)) as typeof import('../src/service.ts');
+const { createLogger } = (await import(`${dist}shared/logger.js`)) as typeof import('../src/shared/logger.ts');
 
 /** Filters the PUT case cycles through, so that no filter's stream grows long during a run. */
 const PUT_FILTERS = 1000;

@@ -42,7 +42,8 @@ function nextKeywords(filter: ActiveFilter, data: UpdateFilter['data']): readonl
 }
 
 const sameSettings = (a: FilterSettings, b: FilterSettings): boolean => JSON.stringify(a) === JSON.stringify(b);
-const sameKeywords = (a: readonly Keyword[], b: readonly Keyword[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+const sameKeywords = (a: readonly Keyword[], b: readonly Keyword[]): boolean =>
+  a.length === b.length && a.every((k, i) => k.id === b[i]!.id && k.keyword === b[i]!.keyword && k.wholeWord === b[i]!.wholeWord);
 
 function updateFilter({ data }: UpdateFilter, state: FilterState): FilterEvent[] {
   const filter = ownedBy(state, data.accountId);

@@ -107,11 +107,21 @@ export class SqliteReadTables {
    * last record of an id wins, as INSERT OR REPLACE made it when a view lists an id twice.
    */
   private replaceV1(previous: FilterView, view: FilterView): void {
-    const recordsById = (records: readonly V1FilterRecord[]) => new Map(records.map((r) => [r.id, JSON.stringify(r)]));
-    const before = recordsById(v1RecordsOf(previous));
-    const after = recordsById(v1RecordsOf(view));
-    for (const id of before.keys()) if (!after.has(id)) this.q.deleteV1.run(view.id, id);
-    for (const [id, doc] of after) if (before.get(id) !== doc) this.q.insertV1.run(view.id, id, view.accountId, doc);
+    const stored = new Map(previous.deleted ? [] : previous.keywords.map((k) => [k.id, k]));
+    const records = new Map(v1RecordsOf(view).map((r) => [r.id, r]));
+    // A record is its keyword plus the filter's settings: with the settings unchanged, an unchanged keyword is an unchanged row.
+    const settingsKept =
+      previous.deleted === view.deleted &&
+      previous.expiresAt === view.expiresAt &&
+      previous.filterAction === view.filterAction &&
+      previous.context.length === view.context.length &&
+      previous.context.every((context, i) => context === view.context[i]);
+    for (const id of stored.keys()) if (!records.has(id)) this.q.deleteV1.run(view.id, id);
+    for (const [id, record] of records) {
+      const was = stored.get(id);
+      if (settingsKept && was?.keyword === record.phrase && was.wholeWord === record.wholeWord) continue;
+      this.q.insertV1.run(view.id, id, view.accountId, JSON.stringify(record));
+    }
   }
 
   private insertV1(view: FilterView): void {
