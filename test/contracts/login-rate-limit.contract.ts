@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../src/shared/ids.ts';
-import type { RateLimitPolicy } from '../../src/webmail/sessions/login-rate-limit.ts';
-import { openWebmailStores, type WebmailStores } from '../../src/webmail/webmail-stores.ts';
-import { HOSTILE_KEYS, type LocationFixture, type StoreLocation } from '../support/store-locations.ts';
+import { HOSTILE_KEYS, type LocationFixture } from '../support/store-locations.ts';
+import { RATE_WINDOW_MS, webmailStoresSubject } from './webmail-stores-fixture.ts';
 
-const WINDOW = 60_000;
+const WINDOW = RATE_WINDOW_MS;
 
 /**
  * The LoginRateLimit port, as Roundcube's login_rate_limit (rcube_user::failed_login / is_locked):
@@ -14,44 +13,24 @@ const WINDOW = 60_000;
  */
 export function loginRateLimitContract(name: string, fixture: () => LocationFixture | null): void {
   describe(`LoginRateLimit contract: ${name}`, function () {
-    let places: LocationFixture;
-    let location: StoreLocation;
-    let now = 0;
-    const opened: WebmailStores[] = [];
-    const open = async (limit = 3, at: StoreLocation = location) => {
-      const policy: RateLimitPolicy = { limit, windowMillis: WINDOW };
-      const stores = await openWebmailStores({ ...at, idleMillis: 60_000, rateLimit: policy, now: () => now });
-      opened.push(stores);
-      return stores.rateLimit;
-    };
-
-    before(function () {
-      const found = fixture();
-      if (!found) this.skip();
-      places = found!;
-    });
-    beforeEach(() => {
-      location = places.fresh();
-      now = 1_000_000;
-    });
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((stores) => stores.close()));
-    });
+    const subject = webmailStoresSubject(fixture);
+    const clock = subject.clock;
+    const open = async (limit = 3) => (await subject.open(limit)).rateLimit;
 
     it('locks an account after the limit of failures within the window, and only until it ends', async () => {
       const limit = await open();
       const [a, b] = [newId(), newId()];
-      const start = now;
+      const start = clock.now;
       for (let i = 0; i < 3; i += 1) {
         assert.equal(await limit.isLocked(a), false, `before failure ${i + 1}`);
         await limit.recordFailure(a);
-        now += 1000;
+        clock.now += 1000;
       }
       assert.equal(await limit.isLocked(a), true);
       assert.equal(await limit.isLocked(b), false, 'another account is not touched');
-      now = start + WINDOW - 1;
+      clock.now = start + WINDOW - 1;
       assert.equal(await limit.isLocked(a), true, 'still inside the window that began at the first failure');
-      now = start + WINDOW;
+      clock.now = start + WINDOW;
       assert.equal(await limit.isLocked(a), false, 'the window is over');
       await limit.recordFailure(a);
       assert.equal(await limit.isLocked(a), false, 'a failure after the window starts a new one, counting 1');
@@ -85,7 +64,7 @@ export function loginRateLimitContract(name: string, fixture: () => LocationFixt
       await second.recordFailure(a);
       await first.recordFailure(a);
       assert.equal(await second.isLocked(a), true);
-      await Promise.all(opened.splice(0).map((stores) => stores.close()));
+      await subject.closeAll();
       assert.equal(await (await open()).isLocked(a), true, 'a restart forgives nothing');
     });
 

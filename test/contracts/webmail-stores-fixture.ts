@@ -2,11 +2,13 @@ import { openWebmailStores, type WebmailStores } from '../../src/webmail/webmail
 import type { LocationFixture, StoreLocation } from '../support/store-locations.ts';
 
 export const IDLE_MS = 60_000;
+/** The login rate limit's window in every contract: 3 failures (by default) within it lock an account. */
+export const RATE_WINDOW_MS = 60_000;
 
 /**
  * Hooks for a contract over one of the webmail's stores: a fresh location per test, `open()` connects
  * to it (again: a second connection is another process's view), every connection closed after the test.
- * `clock.now` is the time every connection reads.
+ * `clock.now` is the time every connection reads; `closeAll()` ends them within a test (a restart).
  */
 export function webmailStoresSubject(fixture: () => LocationFixture | null) {
   const clock = { now: 1_000_000 };
@@ -27,10 +29,18 @@ export function webmailStoresSubject(fixture: () => LocationFixture | null) {
   });
   return {
     clock,
-    async open(): Promise<WebmailStores> {
-      const stores = await openWebmailStores({ ...location, idleMillis: IDLE_MS, rateLimit: { limit: 3, windowMillis: 60_000 }, now: () => clock.now });
+    async open(rateLimit = 3): Promise<WebmailStores> {
+      const stores = await openWebmailStores({
+        ...location,
+        idleMillis: IDLE_MS,
+        rateLimit: { limit: rateLimit, windowMillis: RATE_WINDOW_MS },
+        now: () => clock.now,
+      });
       opened.push(stores);
       return stores;
+    },
+    async closeAll(): Promise<void> {
+      await Promise.all(opened.splice(0).map((stores) => stores.close()));
     },
   };
 }
