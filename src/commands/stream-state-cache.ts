@@ -1,3 +1,5 @@
+import { BoundedCache } from '../shared/bounded-cache.ts';
+
 /** A stream's state as folded up to and including `revision`. */
 export interface CachedState<State> {
   readonly revision: bigint;
@@ -18,46 +20,33 @@ export interface StreamStateCacheOptions<State> {
  * Bounded by weight, not count: a stream's state can be large (a filter with thousands of keywords).
  */
 export class StreamStateCache<State> {
-  private readonly entries = new Map<string, CachedState<State> & { readonly weight: number }>();
+  private readonly states: BoundedCache<string, CachedState<State>>;
   private readonly weigh: (state: State) => number;
   private readonly maxWeight: number;
-  private weight = 0;
 
   constructor({ weigh = () => 1, maxWeight = 10_000 }: StreamStateCacheOptions<State> = {}) {
     if (!Number.isInteger(maxWeight) || maxWeight < 1) throw new RangeError('maxWeight must be a positive integer');
+    this.states = new BoundedCache({ entries: Infinity, weight: maxWeight });
     this.weigh = weigh;
     this.maxWeight = maxWeight;
   }
 
   get(streamName: string): CachedState<State> | undefined {
-    return this.entries.get(streamName);
+    return this.states.get(streamName);
   }
 
   /** Keeps the state unless one at a later revision is already kept (a slower request finishing last). */
   remember(streamName: string, revision: bigint, state: State): void {
-    const kept = this.entries.get(streamName);
+    const kept = this.states.peek(streamName);
     if (kept && kept.revision > revision) return;
-    this.forget(streamName);
     const weight = Math.max(1, this.weigh(state));
-    if (weight > this.maxWeight) return;
-    // Map order is insertion order, and re-inserting moves a stream to the young end: the oldest write goes first.
-    for (const oldest of this.entries.keys()) {
-      if (this.weight + weight <= this.maxWeight) break;
-      this.forget(oldest);
-    }
-    this.entries.set(streamName, { revision, state, weight });
-    this.weight += weight;
+    // One state heavier than the whole bound would push out everything else and still not fit.
+    if (weight > this.maxWeight) this.states.delete(streamName);
+    else this.states.set(streamName, { revision, state }, weight);
   }
 
   /** Streams kept, and their total weight. */
   get size(): { readonly streams: number; readonly weight: number } {
-    return { streams: this.entries.size, weight: this.weight };
-  }
-
-  private forget(streamName: string): void {
-    const kept = this.entries.get(streamName);
-    if (!kept) return;
-    this.entries.delete(streamName);
-    this.weight -= kept.weight;
+    return { streams: this.states.size, weight: this.states.weight };
   }
 }

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../../shared/bounded-cache.ts';
 import type { FilterView } from '../fold/filter-view.ts';
 
 /** How much a projector keeps: views, and their estimated size in bytes; whichever bound is reached first. */
@@ -21,26 +22,18 @@ export function estimatedBytes(view: FilterView): number {
   return bytes;
 }
 
-interface Entry {
-  readonly view: FilterView;
-  readonly bytes: number;
-}
-
 /**
  * The views this projector last stored, so the next batch folds into them without reading them back.
  * Valid only while one projector writes the read model (the lease holder, or a rebuild into a generation
  * nobody else writes); a new projector starts with an empty cache. Least recently used views go first.
  */
 export class ViewCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly views: BoundedCache<string, FilterView>;
   private whole: boolean;
 
   /** `complete`: the read model holds no view yet, so every view stored from now on passes through here. */
-  constructor(
-    private readonly bounds: ViewCacheBounds = LIVE_CACHE_BOUNDS,
-    complete = false,
-  ) {
+  constructor(bounds: ViewCacheBounds = LIVE_CACHE_BOUNDS, complete = false) {
+    this.views = new BoundedCache({ entries: bounds.views, weight: bounds.bytes });
     this.whole = complete;
   }
 
@@ -53,31 +46,14 @@ export class ViewCache {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.views.size;
   }
 
   get(filterId: string): FilterView | undefined {
-    const entry = this.entries.get(filterId);
-    if (!entry) return undefined;
-    this.entries.delete(filterId);
-    this.entries.set(filterId, entry);
-    return entry.view;
+    return this.views.get(filterId);
   }
 
   remember(view: FilterView): void {
-    const entry = { view, bytes: estimatedBytes(view) };
-    const old = this.entries.get(view.id);
-    if (old) {
-      this.bytes -= old.bytes;
-      this.entries.delete(view.id);
-    }
-    this.entries.set(view.id, entry);
-    this.bytes += entry.bytes;
-    while (this.entries.size > this.bounds.views || (this.bytes > this.bounds.bytes && this.entries.size > 1)) {
-      const [oldest, evicted] = this.entries.entries().next().value!;
-      this.entries.delete(oldest);
-      this.bytes -= evicted.bytes;
-      this.whole = false;
-    }
+    if (this.views.set(view.id, view, estimatedBytes(view)) > 0) this.whole = false;
   }
 }
