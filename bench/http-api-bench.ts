@@ -6,13 +6,13 @@
  *                        BENCH_CONNECTIONS (default 64), BENCH_ONLY (a regular expression on case names),
  *                        BENCH_PROFILE=<dir>: the API process writes a V8 CPU profile of the measured part there.
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_FILTER } from './bench-filter.ts';
-import { loadAverage, median, row } from './bench-rows.ts';
+import { buildDist, loadAverage, median, row } from './bench-rows.ts';
 import { LIST_SIZES, type SeededApi } from './http-bench-seed.ts';
 import { runWrk, type WrkResult, type WrkRun } from './wrk-client.ts';
 
@@ -39,8 +39,8 @@ interface Case {
   readonly p99Within?: number;
 }
 
-// The API runs from dist/, as `npm start` does: build it first if a source is newer.
-execFileSync(process.execPath, [new URL('../scripts/build.js', import.meta.url).pathname, '--if-stale'], { stdio: 'inherit' });
+// The API runs from dist/, as `npm start` does.
+buildDist();
 const api = await child<SeededApi>('./http-api-server.ts', [], join(scratch, 'api.log'));
 const { url, tokens } = api.said;
 const idsFile = join(scratch, 'put-ids.txt');

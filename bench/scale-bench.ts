@@ -14,7 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { SqliteAccountStore } from '../src/accounts/sqlite-account-store.ts';
 import { allowUnleasedIds } from '../src/shared/ids.ts';
 import { benchDir, logFixture } from './log-fixture.ts';
-import { count, loadAverage, markProjected, median, rawScan, rebuild, printRow } from './bench-rows.ts';
+import { buildDist, count, loadAverage, markProjected, median, rawScan, rebuild, printRow } from './bench-rows.ts';
 
 allowUnleasedIds();
 const events = Number(process.argv[2] ?? 1_000_000);
@@ -69,7 +69,7 @@ function wrk(url: string, token: string, seconds: number, script?: string): numb
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
 }
 
-execFileSync(process.execPath, ['scripts/build.js', '--if-stale'], { stdio: 'inherit' });
+buildDist();
 const fixture = await logFixture(events);
 await markProjected(fixture.dir, fixture.lastPosition);
 const raw = rawScan(fixture.dir);

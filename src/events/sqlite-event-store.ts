@@ -138,8 +138,7 @@ export class SqliteEventStore implements EventStore, AccountStreams {
     return this.appends.submit({ streamName, events, expected });
   }
 
-  async readStream(streamName: string, { after }: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
-    if (after === undefined) return this.sql<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision').all(streamName).map(toRecorded);
+  async readStream(streamName: string, { after = -1n }: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
     return this.sql<[string, bigint], EventRow>('SELECT * FROM events WHERE stream = ? AND revision > ? ORDER BY revision')
       .all(streamName, after)
       .map(toRecorded);
