@@ -8,6 +8,23 @@ const event = (n: number): NewEvent => ({ type: 'SomethingHappened', data: { n }
 const stream = () => `group-${randomUUID().replaceAll('-', '')}`;
 
 describe('SQLite event store: group commit', () => {
+  it('gives events time-ordered UUIDv7 ids, so the log in position order is the ids in order', async () => {
+    const store = SqliteEventStore.inDataDir(scratchDir());
+    try {
+      for (let round = 0; round < 5; round += 1)
+        await Promise.all(Array.from({ length: 20 }, (_, i) => store.appendToStream(stream(), [event(i), event(i)], 'no_stream')));
+      const ids = (await store.readAll({ after: null, limit: 1000 })).map((e) => e.eventId);
+      assert.equal(ids.length, 200);
+      assert.ok(
+        ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
+        'version 7, RFC 9562 variant',
+      );
+      assert.deepEqual(ids, [...ids].sort(), 'later events have greater ids');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('commits appends made together in one transaction, each in its own place in the log, durably', async () => {
     const dir = scratchDir();
     const store = SqliteEventStore.inDataDir(dir);
