@@ -1,0 +1,63 @@
+import type { ExpectedRevision } from './event-store.ts';
+
+/**
+ * The messages between the SQLite event store and its writer thread. Only structured-cloneable values
+ * cross: event data and metadata travel as the JSON text they are stored as, errors as plain records.
+ */
+
+export interface EncodedEvent {
+  readonly type: string;
+  readonly data: string;
+  readonly metadata: string;
+}
+
+export interface EncodedAppend {
+  readonly streamName: string;
+  readonly expected: ExpectedRevision;
+  readonly events: readonly EncodedEvent[];
+}
+
+export type WriterRequest =
+  | { readonly kind: 'append'; readonly id: number; readonly appends: readonly EncodedAppend[] }
+  /** One small committed write, to learn whether the file takes writes again. */
+  | { readonly kind: 'probe'; readonly id: number }
+  | { readonly kind: 'close'; readonly id: number };
+
+/**
+ * `unavailable`: the file cannot take writes now (busy, full, read-only, I/O error): retrying later may
+ * work. `failed`: anything else, a fault of this append or of the program.
+ */
+export interface WriterFailure {
+  readonly kind: 'unavailable' | 'failed';
+  readonly message: string;
+  readonly code: string | null;
+}
+
+export type AppendOutcome =
+  | { readonly ok: true; readonly nextRevision: bigint; readonly position: bigint }
+  | { readonly ok: false; readonly conflict: { readonly expected: ExpectedRevision; readonly actual: bigint | 'no_stream' } }
+  | { readonly ok: false; readonly failure: WriterFailure };
+
+export type WriterReply =
+  | { readonly kind: 'appended'; readonly id: number; readonly outcomes: readonly AppendOutcome[] }
+  | { readonly kind: 'failed'; readonly id: number; readonly failure: WriterFailure }
+  | { readonly kind: 'probed'; readonly id: number; readonly failure: WriterFailure | null }
+  | { readonly kind: 'closed'; readonly id: number };
+
+/** SQLite result codes that say the file cannot be used right now, not that the data was refused. */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM|PROTOCOL|NOTADB|CORRUPT)/;
+
+export function isSqliteUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNAVAILABLE.test(code);
+}
+
+/** Any thrown value as a record that can cross to the other thread. */
+export function describeFailure(error: unknown): WriterFailure {
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    kind: isSqliteUnavailable(error) ? 'unavailable' : 'failed',
+    message: error instanceof Error ? error.message : String(error),
+    code: typeof code === 'string' ? code : null,
+  };
+}
