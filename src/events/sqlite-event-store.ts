@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MAIN_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from '../shared/sqlite-busy.ts';
+import { isSqliteUnavailable, MAIN_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
@@ -8,7 +8,7 @@ import { GroupCommit, type Outcome } from './group-commit.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import { SqliteWriter } from './sqlite-writer.ts';
-import { isSqliteUnavailable, type EncodedAppend, type EncodedEvent, type WriterFailure, type WriterReply } from './sqlite-writer-protocol.ts';
+import { type EncodedAppend, type EncodedEvent, type WriterFailure, type WriterReply } from './sqlite-writer-protocol.ts';
 import {
   ConcurrencyError,
   EventStoreUnavailableError,

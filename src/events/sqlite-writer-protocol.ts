@@ -1,3 +1,4 @@
+import { isSqliteUnavailable } from '../shared/sqlite-busy.ts';
 import type { ExpectedRevision } from './event-store.ts';
 
 /**
@@ -43,14 +44,6 @@ export type WriterReply =
   | { readonly kind: 'failed'; readonly id: number; readonly failure: WriterFailure }
   | { readonly kind: 'probed'; readonly id: number; readonly failure: WriterFailure | null }
   | { readonly kind: 'closed'; readonly id: number };
-
-/** SQLite result codes that say the file cannot be used right now, not that the data was refused. */
-const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM|PROTOCOL|NOTADB|CORRUPT)/;
-
-export function isSqliteUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && UNAVAILABLE.test(code);
-}
 
 /** Any thrown value as a record that can cross to the other thread. */
 export function describeFailure(error: unknown): WriterFailure {

@@ -10,6 +10,14 @@ export const MAIN_THREAD_BUSY_TIMEOUT_MS = 5;
 /** The longest a main-thread call keeps retrying a busy file before its error is let through. */
 export const BUSY_RETRY_LIMIT_MS = 5000;
 
+/** SQLite result codes that say the file cannot be used right now, not that the data was refused. */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM|PROTOCOL|NOTADB|CORRUPT)/;
+
+export function isSqliteUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNAVAILABLE.test(code);
+}
+
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
