@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { newId } from '../shared/ids.ts';
-import { isSqliteUnavailable, MAIN_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from '../shared/sqlite-busy.ts';
-import { StoreUnavailableError } from '../shared/store-unavailable.ts';
+import { MAIN_THREAD_BUSY_TIMEOUT_MS, sharedStoreCall } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import { accountsSchema } from './sqlite-accounts-schema.ts';
 import { AccountError, checkUsername, LAST_USED_PRECISION_MS, type Account, type AccountStore, type TokenGrant, type TokenRecord } from './account-store.ts';
@@ -197,14 +196,8 @@ export class SqliteAccountStore implements AccountStore {
     }
   }
 
-  /** A call on the main thread's connection: a busy file is retried without blocking; an unusable one is unavailability. */
-  private async call<T>(work: () => T): Promise<T> {
-    try {
-      return await retryWhileBusy(work);
-    } catch (error) {
-      if (isSqliteUnavailable(error)) throw new StoreUnavailableError(`accounts (SQLite): ${(error as Error).message}`, { cause: error });
-      throw error;
-    }
+  private call<T>(work: () => T): Promise<T> {
+    return sharedStoreCall('accounts', work);
   }
 
   /** The row of a well-formed token whose secret matches; null for anything else. */

@@ -1,4 +1,5 @@
 import { setTimeout as pause } from 'node:timers/promises';
+import { StoreUnavailableError } from './store-unavailable.ts';
 
 /**
  * What a connection used on the main thread waits for a lock inside SQLite. SQLite waits by sleeping the
@@ -25,19 +26,44 @@ function isBusy(error: unknown): boolean {
 
 /**
  * Runs a synchronous SQLite call; while it fails with SQLITE_BUSY, tries again after a pause growing from
- * 1 ms to 100 ms, until `limitMs` has passed. `call` must leave nothing half done when it throws (one
- * statement, or one better-sqlite3 transaction, which rolls back).
+ * 1 ms to 100 ms, until `limitMs` has passed. `call` must be safe to run again when it throws: one
+ * statement, one better-sqlite3 transaction (which rolls back), or steps that are idempotent.
  */
-export async function retryWhileBusy<T>(call: () => T, limitMs = BUSY_RETRY_LIMIT_MS): Promise<T> {
+export async function retryWhileBusy<T>(call: () => T | Promise<T>, limitMs = BUSY_RETRY_LIMIT_MS): Promise<T> {
   const deadline = Date.now() + limitMs;
   let wait = 1;
   for (;;) {
     try {
-      return call();
+      return await call();
     } catch (error) {
       if (!isBusy(error) || Date.now() >= deadline) throw error;
     }
     await pause(wait);
     wait = Math.min(wait * 2, 100);
   }
+}
+
+/** A call of a shared store (accounts, webmail) on a main-thread connection; an unusable file is StoreUnavailableError. */
+export async function sharedStoreCall<T>(store: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await retryWhileBusy(call);
+  } catch (error) {
+    if (isSqliteUnavailable(error)) throw new StoreUnavailableError(`${store} (SQLite): ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
+}
+
+type AsyncMethod = (...args: never[]) => Promise<unknown>;
+
+/**
+ * `store` with the named async methods run through `sharedStoreCall`; its other members are its own.
+ * Each named method must be safe to run again after SQLITE_BUSY (see `retryWhileBusy`).
+ */
+export function retryingStore<T extends object, K extends keyof T>(store: T, name: string, methods: readonly K[]): T {
+  const wrapped = Object.create(store) as T;
+  for (const key of methods) {
+    const method = store[key] as AsyncMethod;
+    Object.defineProperty(wrapped, key, { value: (...args: never[]) => sharedStoreCall(name, () => method.apply(store, args)) });
+  }
+  return wrapped;
 }
