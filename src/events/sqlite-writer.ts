@@ -7,7 +7,7 @@ import type { WriterReply, WriterRequest } from './sqlite-writer-protocol.ts';
 type Body<R> = R extends WriterRequest ? Omit<R, 'id'> : never;
 
 /** The thread runs the same kind of file as this one: JavaScript from dist/, or TypeScript under tsx. */
-function startThread(workerData: unknown): Worker {
+export function startWriterThread(workerData: unknown): Worker {
   if (extname(fileURLToPath(import.meta.url)) !== '.ts') return new Worker(new URL('./sqlite-writer-thread.js', import.meta.url), { workerData });
   // A worker does not inherit the loader hooks that `--import tsx` gave this thread: it registers them first.
   // tsx registers its hooks in the main thread only (on Node 20), and is found from the working
@@ -26,7 +26,10 @@ export class SqliteWriter {
   private nextId = 1;
   private readonly waiting = new Map<number, { worker: Worker; resolve: (reply: WriterReply) => void; reject: (error: Error) => void }>();
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly startWorker: (workerData: { path: string }) => Worker = startWriterThread,
+  ) {}
 
   request(body: Body<WriterRequest>): Promise<WriterReply> {
     const worker = (this.worker ??= this.start());
@@ -48,7 +51,7 @@ export class SqliteWriter {
   }
 
   private start(): Worker {
-    const worker = startThread({ path: this.path });
+    const worker = this.startWorker({ path: this.path });
     worker.unref();
     worker.on('message', (reply: WriterReply) => {
       const waiter = this.waiting.get(reply.id);
