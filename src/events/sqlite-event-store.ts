@@ -3,12 +3,12 @@ import { isSqliteUnavailable, MAIN_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
-import { EVENT_COLUMNS, fromColumns } from './sqlite-event-rows.ts';
+import { EVENT_COLUMNS, fromColumns, toRecorded, type EventRow } from './sqlite-event-rows.ts';
 import { GroupCommit, type Outcome } from './group-commit.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import { SqliteWriter } from './sqlite-writer.ts';
-import { type EncodedAppend, type EncodedEvent, type WriterFailure, type WriterReply } from './sqlite-writer-protocol.ts';
+import { encode, toError, type EncodedAppend, type WriterReply } from './sqlite-writer-protocol.ts';
 import {
   ConcurrencyError,
   EventStoreUnavailableError,
@@ -20,42 +20,6 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store.ts';
-
-interface EventRow {
-  position: number | bigint;
-  event_id: string;
-  stream: string;
-  revision: number | bigint;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
-
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  eventId: row.event_id,
-  streamName: row.stream,
-  revision: BigInt(row.revision),
-  position: BigInt(row.position),
-  type: row.type,
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as unknown,
-  recordedAt: row.recorded_at,
-});
-
-/** An event as the text it is stored as; what JSON cannot hold is refused here, for this append alone. */
-function encode(event: NewEvent): EncodedEvent {
-  const data = JSON.stringify(event.data);
-  const metadata = JSON.stringify(event.metadata ?? {});
-  if (typeof event.type !== 'string' || typeof data !== 'string') throw new TypeError('an event needs a type and JSON data');
-  return { type: event.type, data, metadata };
-}
-
-/** A failure of the writer thread as the port's errors: unavailability for the file, an Error otherwise. */
-function toError(failure: WriterFailure): Error {
-  if (failure.kind === 'unavailable') return new EventStoreUnavailableError(`event store (SQLite): ${failure.message}`);
-  return Object.assign(new Error(`event store (SQLite): ${failure.message}`), { code: failure.code });
-}
 
 /** Reads on the main connection: a busy file is retried without blocking, then reported as unavailable. */
 async function reading<T>(call: () => T): Promise<T> {
@@ -98,7 +62,7 @@ export class SqliteEventStore implements EventStore, AccountStreams {
     this.writer = new SqliteWriter(path);
     this.appends = new GroupCommit(
       (group) => this.commitGroup(group),
-      () => this.notify(),
+      () => this.afterOwnCommit(),
     );
   }
 
@@ -197,6 +161,18 @@ export class SqliteEventStore implements EventStore, AccountStreams {
       if ('conflict' in outcome) return { ok: false, error: new ConcurrencyError(streamName, outcome.conflict.expected, outcome.conflict.actual) };
       return { ok: false, error: toError(outcome.failure) };
     });
+  }
+
+  /**
+   * The writer thread is another connection to this one, so its commits also move `data_version`: when
+   * the file watch has already seen the version that includes this commit, listeners were told after it.
+   */
+  private afterOwnCommit(): void {
+    if (!this.stopWatching || !this.db.open) return this.notify();
+    const version = this.readDataVersion();
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    this.notify();
   }
 
   private notify(): void {

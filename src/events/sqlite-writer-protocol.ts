@@ -1,5 +1,5 @@
 import { isSqliteUnavailable } from '../shared/sqlite-busy.ts';
-import type { ExpectedRevision } from './event-store.ts';
+import { EventStoreUnavailableError, type ExpectedRevision, type NewEvent } from './event-store.ts';
 
 /**
  * The messages between the SQLite event store and its writer thread. Only structured-cloneable values
@@ -53,4 +53,18 @@ export function describeFailure(error: unknown): WriterFailure {
     message: error instanceof Error ? error.message : String(error),
     code: typeof code === 'string' ? code : null,
   };
+}
+
+/** An event as the text it is stored as; what JSON cannot hold is refused here, for this append alone. */
+export function encode(event: NewEvent): EncodedEvent {
+  const data = JSON.stringify(event.data);
+  const metadata = JSON.stringify(event.metadata ?? {});
+  if (typeof event.type !== 'string' || typeof data !== 'string') throw new TypeError('an event needs a type and JSON data');
+  return { type: event.type, data, metadata };
+}
+
+/** A failure of the writer thread as the port's errors: unavailability for the file, an Error otherwise. */
+export function toError(failure: WriterFailure): Error {
+  if (failure.kind === 'unavailable') return new EventStoreUnavailableError(`event store (SQLite): ${failure.message}`);
+  return Object.assign(new Error(`event store (SQLite): ${failure.message}`), { code: failure.code });
 }
