@@ -1,0 +1,16 @@
+import type { NewEvent } from '../../../src/events/event-store.ts';
+import type { EventMetadata, FilterEvent } from '../../../src/events/filter-events.ts';
+import { newId } from '../../../src/shared/ids.ts';
+
+/** One request's events as the command side appends them: a filter created with a keyword, as one commit. */
+export function filterCommit(accountId: string, filterId: string): NewEvent[] {
+  const now = new Date().toISOString();
+  const events: FilterEvent[] = [
+    { type: 'FilterCreated', data: { filterId, accountId, title: 't', context: ['home'], action: 'warn', expiresAt: null, createdAt: now } },
+    { type: 'KeywordsUpdated', data: { filterId, keywords: [{ id: newId(), keyword: 'k', wholeWord: true }], updatedAt: now } },
+  ];
+  return events.map((e, i) => {
+    const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: i, commitSize: events.length, schemaVersion: 1 };
+    return { type: e.type, data: e.data, metadata };
+  });
+}
