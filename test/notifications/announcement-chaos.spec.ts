@@ -42,7 +42,7 @@ async function commitsInLog(dir: string): Promise<Commit[]> {
   }
 }
 
-describe('Announcements under chaos: kill -9 during write bursts, NATS stopped part of the time', function () {
+describe('Announcements under chaos: kill -9 of the service and of the projector process during write bursts, NATS stopped part of the time', function () {
   this.timeout(600_000);
 
   it('puts every changing request in the stream exactly once, in log order per account; core NATS and Redis hear each at least once', async function () {
@@ -91,15 +91,22 @@ describe('Announcements under chaos: kill -9 during write bursts, NATS stopped p
           await nats.stop();
           outageFrom = Date.now();
         }
-        const service = NodeProcess.start('src/main.ts', env);
-        const url = await service.url();
+        // Odd rounds: an HTTP process and `npm run projector`'s process, both killed; even ones: the single process.
+        const topology = round % 2 === 1;
+        const processes = topology
+          ? [NodeProcess.start('src/projector-main.ts', env), NodeProcess.start('src/main.ts', { ...env, PROJECTOR: 'off' })]
+          : [NodeProcess.start('src/main.ts', env)];
+        const url = await processes.at(-1)!.url();
+        if (topology) await processes[0]!.url();
         const before = sent.length;
         const bursts = owners.map((owner) => writeBurst(url, owner, sent));
         // Killed while requests are in flight and announcements wait: after 30 to 60 answers.
         const target = before + 30 + Math.floor(Math.random() * 30);
         await waitUntil(() => sent.length >= target, `${target - before} answers in round ${round}`);
-        await service.kill('SIGKILL');
-        kills += 1;
+        for (const child of processes) {
+          await child.kill('SIGKILL');
+          kills += 1;
+        }
         await Promise.all(bursts.map((b) => b.done));
         if (OUTAGE.has(round) && !OUTAGE.has(round + 1)) {
           await nats.resume();
