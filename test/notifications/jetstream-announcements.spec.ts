@@ -12,6 +12,7 @@ import { byAccount, coreListener, increasing, natsNotifier, streamContents } fro
 import { natsServerMissing, OwnNatsServer } from '../support/nats-server.ts';
 import { filtersApi, newFilter, newOwner } from '../support/filters-api.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { subscribeDurably, type TimelineChange } from '../support/durable-timeline-subscriber.ts';
 import { TestServer } from '../support/test-server.ts';
 import { waitUntil } from '../support/wait-until.ts';
 import { filterCommit } from './support/filter-commits.ts';
@@ -119,6 +120,52 @@ describe('Announcements through JetStream (a nats-server of the test)', function
     } finally {
       await notifier.close();
       await Promise.all([events.close(), reads.close()]);
+      await own.stop();
+    }
+  });
+
+  it('lets a durable consumer resume where it stood, and a new one start at a sequence or at a time', async () => {
+    const own = await OwnNatsServer.start();
+    const server = await TestServer.start({}, natsNotifier(own.url));
+    const heard: TimelineChange[] = [];
+    try {
+      const alice = await server.account();
+      const post = async (title: string) => {
+        assert.equal((await server.request('POST', '/api/v2/filters', { token: alice.token, form: `title=${title}&context[]=home` })).status, 200);
+        await server.announcementsSettled();
+      };
+      await post('one');
+      let subscriber = await subscribeDurably({ servers: own.url, durable: 'timeline-1', onChange: (c) => void heard.push(c) });
+      await waitUntil(() => heard.length === 1, 'the first change');
+      await subscriber.stop();
+      const since = new Date();
+      await post('two');
+      await post('three');
+      subscriber = await subscribeDurably({ servers: own.url, durable: 'timeline-1', onChange: (c) => void heard.push(c) });
+      await waitUntil(() => heard.length === 3, 'what happened while it was away');
+      await subscriber.stop();
+      assert.deepEqual(
+        heard.map((c) => c.sequence),
+        [1, 2, 3],
+        'each once, in order',
+      );
+      const fromSequence: TimelineChange[] = [];
+      const fromTime: TimelineChange[] = [];
+      const bySequence = await subscribeDurably({
+        servers: own.url,
+        durable: 'by-sequence',
+        from: { sequence: 3 },
+        onChange: (c) => void fromSequence.push(c),
+      });
+      const byTime = await subscribeDurably({ servers: own.url, durable: 'by-time', from: { since }, onChange: (c) => void fromTime.push(c) });
+      await waitUntil(() => fromSequence.length === 1 && fromTime.length === 2, 'the consumers started later');
+      await Promise.all([bySequence.stop(), byTime.stop()]);
+      assert.deepEqual(
+        [fromSequence.map((c) => c.messageId), fromTime.map((c) => c.messageId)],
+        [[heard[2]!.messageId], [heard[1]!.messageId, heard[2]!.messageId]],
+      );
+    } finally {
+      await server.close();
       await own.stop();
     }
   });

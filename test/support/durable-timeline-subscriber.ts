@@ -1,30 +1,23 @@
-// The README's example of a timeline service that never misses a change: a durable JetStream consumer.
-// Kept here, complete, so that a test runs exactly what the documentation shows.
-import { AckPolicy, connect, DeliverPolicy, type ConsumerConfig, type NatsConnection } from 'nats';
+import { AckPolicy, connect, DeliverPolicy, type ConsumerConfig } from 'nats';
 
 export interface TimelineChange {
   readonly accountId: string;
-  /** Same for every copy of one change (Nats-Msg-Id): a subscriber that keeps the last few can drop copies. */
+  /** The same for every copy of one change (Nats-Msg-Id). */
   readonly messageId: string;
-  /** Log position of the commit; grows with each change of an account. */
+  /** The log position of the change's commit: grows with each change of an account. */
   readonly position: bigint;
-  /** The stream's sequence: where to start a new consumer from after losing this one. */
+  /** The stream's sequence: where a new consumer can start from. */
   readonly sequence: number;
 }
 
-/**
- * Starts (or resumes, under the same `durable` name) a consumer of the announcements stream and calls
- * `onChange` for each, in stream order, acknowledging it once `onChange` has finished, so that whatever
- * the service was not there to hear is delivered when it comes back. A new consumer starts at the stream's
- * first message, at a sequence (`{ sequence }`) or at a time (`{ since }`).
- */
+/** Starts, or resumes under the same durable name, a consumer of the announcements stream. */
 export async function subscribeDurably(options: {
   readonly servers: string;
   readonly stream?: string;
   readonly durable: string;
   readonly from?: { readonly sequence: number } | { readonly since: Date };
   readonly onChange: (change: TimelineChange) => Promise<void> | void;
-}): Promise<{ connection: NatsConnection; stop: () => Promise<void> }> {
+}) {
   const stream = options.stream ?? 'CONTENT_FILTERS_TIMELINE';
   const connection = await connect({ servers: options.servers, maxReconnectAttempts: -1 });
   const start: Partial<ConsumerConfig> =
@@ -46,15 +39,13 @@ export async function subscribeDurably(options: {
         position: BigInt(message.headers?.get('Content-Filters-Position') || '0'),
         sequence: message.seq,
       });
-      message.ack();
+      message.ack(); // only once handled: a crash before this gets it delivered again
     }
   })();
-  return {
-    connection,
-    stop: async () => {
-      await messages.close();
-      await done;
-      await connection.close();
-    },
+  const stop = async () => {
+    await messages.close();
+    await done;
+    await connection.close();
   };
+  return { connection, stop };
 }
