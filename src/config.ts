@@ -67,7 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     natsStream: {
       name: settings.matching('NATS_STREAM', 'CONTENT_FILTERS_TIMELINE', /^[A-Za-z0-9_-]{1,64}$/, 'a JetStream stream name (letters, digits, _ and -)'),
       maxAgeMs: settings.integer('NATS_STREAM_MAX_AGE_S', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600) * 1000,
-      storage: settings.matching('NATS_STREAM_STORAGE', 'file', /^(file|memory)$/, 'file or memory') as 'file' | 'memory',
+      storage: settings.oneOf('NATS_STREAM_STORAGE', 'file', ['file', 'memory'] as const),
     },
     redisUrl: settings.optional('REDIS_URL'),
     redisNamespace: settings.optional('REDIS_NAMESPACE'),
