@@ -20,6 +20,8 @@ export { NotifierUnavailableError };
 export type NatsDelivery = 'unknown' | 'jetstream' | 'core';
 
 const PUBLISH_TIMEOUT_MS = 5000;
+/** nats.js's code for a server without JetStream (ErrorCode.JetStreamNotEnabled). */
+const JETSTREAM_NOT_ENABLED = '503';
 
 /**
  * Announces on `timeline.<account_id>`. Where the server has JetStream, through a stream that captures
@@ -109,6 +111,11 @@ export class NatsNotifier implements Notifier {
     try {
       jsm = await connection.jetstreamManager();
     } catch (error) {
+      // Anything but "no JetStream here" (a time-out, a connection lost meanwhile) is tried again later.
+      if ((error as { code?: unknown }).code !== JETSTREAM_NOT_ENABLED) {
+        this.preparing = null;
+        throw new NotifierUnavailableError(`NATS did not answer about JetStream: ${(error as Error).message}`, { cause: error });
+      }
       this.js = null;
       this.delivery = 'core';
       this.streamProblem = null;
