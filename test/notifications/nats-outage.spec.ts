@@ -63,7 +63,10 @@ describe('NATS outages: announcements wait in the log', function () {
       down.body.announcements.map((a) => [a.channel, a.state, a.waitingCommits]),
       [['nats', 'connecting', 2]],
     );
-    assert.equal(metric(await (await fetch(`${service.url}/metrics`)).text(), 'announcement_transport_up{channel="nats"}'), 0);
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    assert.equal(metric(metrics, 'announcement_transport_up{channel="nats"}'), 0);
+    assert.equal(metric(metrics, 'announcements_waiting_commits{channel="nats"}'), 2);
+    assert.ok(metric(metrics, 'announcements_lag_seconds{channel="nats"}') >= 0);
     assert.ok(log.lines.some((l) => /NATS unreachable at start/.test(String(l.msg))));
 
     await nats.resume();
