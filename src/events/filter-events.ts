@@ -29,11 +29,35 @@ export type FilterUpdated = {
   readonly data: FilterSettings & { readonly filterId: string; readonly updatedAt: string };
 };
 
-/** Carries the whole keyword list as it is after the change, which keeps projections a plain replace. */
+/**
+ * Carries the change, not the list (schema version 2): the ids removed, the keywords changed (as they are
+ * after the change) and the keywords added, applied in that order; kept keywords keep their order and
+ * added ones go last. So an event is as large as the request that caused it, however many keywords the
+ * filter holds. `replacesAll` is true only for a version-1 event read through its upcaster: it carried
+ * the whole list, which `added` then holds, and every keyword not in it is gone.
+ */
 export type KeywordsUpdated = {
   readonly type: 'KeywordsUpdated';
-  readonly data: { readonly filterId: string; readonly keywords: readonly Keyword[]; readonly updatedAt: string };
+  readonly data: {
+    readonly filterId: string;
+    readonly removed: readonly string[];
+    readonly changed: readonly Keyword[];
+    readonly added: readonly Keyword[];
+    readonly replacesAll: boolean;
+    readonly updatedAt: string;
+  };
 };
+
+/** A filter's keywords after a KeywordsUpdated: total, so any fold (command state, views) shares it. */
+export function keywordsAfter(keywords: readonly Keyword[], change: KeywordsUpdated['data']): readonly Keyword[] {
+  if (change.replacesAll) return change.added;
+  if (change.removed.length === 0 && change.changed.length === 0) return change.added.length === 0 ? keywords : [...keywords, ...change.added];
+  const removed = new Set(change.removed);
+  const changed = new Map(change.changed.map((k) => [k.id, k]));
+  const kept: Keyword[] = [];
+  for (const keyword of keywords) if (!removed.has(keyword.id)) kept.push(changed.get(keyword.id) ?? keyword);
+  return change.added.length === 0 ? kept : [...kept, ...change.added];
+}
 
 export type StatusFiltered = {
   readonly type: 'StatusFiltered';
