@@ -6,6 +6,7 @@ import type { EventStore } from '../events/event-store.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
 import type { ReadStore } from '../projections/stores/read-store.ts';
 import { isId } from '../shared/ids.ts';
+import type { KeyedLock } from '../shared/keyed-lock.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { AuthState } from './authentication.ts';
 import type { Caller } from './run-filter-command.ts';
@@ -18,6 +19,7 @@ export interface FilterRouteDeps {
   readonly logger: Logger;
   readonly catchUpTimeoutMs?: number;
   readonly filterStates?: StreamStateCache<FilterState>;
+  readonly accountWrites?: KeyedLock;
 }
 
 type RouteState = AuthState & ParamsState & { requestId: string };

@@ -8,7 +8,10 @@ import type { EventStore } from '../events/event-store.ts';
 import { FILTER_EVENT_VERSIONS, readFilterEvent } from '../events/filter-event-versions.ts';
 import { filterStream, type EventMetadata } from '../events/filter-events.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
+import type { ReadStore } from '../projections/stores/read-store.ts';
+import type { KeyedLock } from '../shared/keyed-lock.ts';
 import type { Logger } from '../shared/logger.ts';
+import { accountUsage, growsAccount } from './account-usage.ts';
 
 export interface Caller {
   readonly accountId: string;
@@ -25,6 +28,10 @@ export interface FilterCommandDeps {
   readonly catchUpTimeoutMs?: number;
   /** Filters' folded states, so a command reads only the events its stream got since (none: the whole stream). */
   readonly filterStates?: StreamStateCache<FilterState>;
+  /** Where the per-account limits are judged from (absent: they are not). */
+  readonly reads?: Pick<ReadStore, 'listFilters'>;
+  /** Runs one account's growing commands one at a time, so each is judged after the one before. */
+  readonly accountWrites?: KeyedLock;
 }
 
 export interface FilterCommandResult {
@@ -39,6 +46,16 @@ export interface FilterCommandResult {
  * the wait times out.
  */
 export async function runFilterCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand): Promise<FilterCommandResult> {
+  const { reads } = deps;
+  if (!reads || !growsAccount(command)) return runCommand(deps, caller, command);
+  const judged = async () => {
+    const usage = await accountUsage(reads, command.data.accountId, command.data.filterId);
+    return runCommand(deps, caller, { ...command, data: { ...command.data, accountUsage: usage } } as FilterCommand);
+  };
+  return deps.accountWrites ? deps.accountWrites.run(command.data.accountId, judged) : judged();
+}
+
+async function runCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand): Promise<FilterCommandResult> {
   const outcome = await handleCommand(deps.events, filterDecider, filterStream(command.data.filterId), command, {
     readEvent: readFilterEvent,
     ...(deps.filterStates ? { states: deps.filterStates } : {}),

@@ -5,7 +5,11 @@ import type { FilterState } from '../../src/commands/filter/filter-state.ts';
 import { readFilterEvent, type StoredEvent } from '../../src/events/filter-event-versions.ts';
 import type { FilterEvent, Keyword } from '../../src/events/filter-events.ts';
 import { projectFilter, v1RecordsOf, type FilterView } from '../../src/projections/fold/filter-view.ts';
+import { filtersAsOf } from '../../src/projections/admin/filters-as-of.ts';
+import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
+import { filterStream } from '../../src/events/filter-events.ts';
 import { specFor } from '../support/given.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 const now = '2026-11-26T06:00:00.000Z';
 const filterId = '1001';
@@ -119,6 +123,32 @@ describe('KeywordsUpdated carries the change; whole-list events of older logs ar
         assert.deepEqual(v1RecordsOf(view!), v1RecordsOf(legacyView!), `seed ${seed} step ${step}: v1 records`);
         assert.deepEqual(view!.keywords, state.phase === 'active' ? state.keywords : null, `seed ${seed} step ${step}: view and state agree`);
       }
+    }
+  });
+
+  it('time travel (filters --as-of) reads a log that holds whole lists before deltas', async () => {
+    const events = SqliteEventStore.inDataDir(scratchDir());
+    try {
+      const delta = (data: object): StoredEvent => ({
+        type: 'KeywordsUpdated',
+        data: { filterId, removed: [], changed: [], added: [], replacesAll: false, updatedAt: now, ...data },
+        metadata: { accountId: owner, schemaVersion: 2 },
+      });
+      const magic = { id: '1', keyword: 'magic', wholeWord: true };
+      await events.appendToStream(filterStream(filterId), [createdV1, wholeList([magic, { id: '2', keyword: 'tv', wholeWord: false }])], 'no_stream');
+      const { position: beforeDeltas } = await events.appendToStream(filterStream(filterId), [delta({ removed: ['2'] })], 1n);
+      await events.appendToStream(
+        filterStream(filterId),
+        [delta({ changed: [{ ...magic, keyword: 'wand' }], added: [{ id: '3', keyword: 'new', wholeWord: true }] })],
+        2n,
+      );
+      const keywordsAt = async (position: bigint | null) =>
+        (await filtersAsOf(events, owner, position === null ? { position: 2n ** 62n } : { position }))[0]!.keywords.map((k) => k.keyword);
+      assert.deepEqual(await keywordsAt(2n), ['magic', 'tv']);
+      assert.deepEqual(await keywordsAt(beforeDeltas), ['magic']);
+      assert.deepEqual(await keywordsAt(null), ['wand', 'new']);
+    } finally {
+      await events.close();
     }
   });
 });

@@ -11,7 +11,7 @@ export const FILTER_LIMITS = {
   keywordsPerFilter: 1_000,
   /** Code points summed over a filter's keywords. */
   keywordCharactersPerFilter: 20_000,
-  statusesPerFilter: 10_000,
+  statusesPerFilter: 1_000,
   filtersPerAccount: 1_000,
   /** Code points summed over the keywords of every filter of the account: what its matcher is built from. */
   keywordCharactersPerAccount: 100_000,
