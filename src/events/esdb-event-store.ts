@@ -4,6 +4,7 @@ import {
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   NotLeaderError,
   START,
@@ -24,6 +25,7 @@ import { EsdbAppendWatch } from './esdb-append-watch.ts';
 import { isAfter, packPosition, unpackPosition } from './esdb-position.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
+  AppendTooLargeError,
   ConcurrencyError,
   EventStoreUnavailableError,
   type AppendResult,
@@ -94,6 +96,8 @@ export class EsdbEventStore implements EventStore {
       result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) throw new ConcurrencyError(streamName, expected, error.actualVersion);
+      // MaxAppendSize (default 1 MiB) counts data, metadata and type of all the append's events: nothing was written.
+      if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(error.maxAppendSize);
       return unavailable(error);
     }
     const position = await this.lastPositionOf(streamName, result, events.length);

@@ -68,3 +68,15 @@ export class ConcurrencyError extends Error {
 export class EventStoreUnavailableError extends Error {
   override readonly name = 'EventStoreUnavailableError';
 }
+
+/**
+ * The store refused an append as larger than it takes at once (EventStoreDB's MaxAppendSize); nothing was
+ * written, and the same append will always be refused. The limits keep requests far below it.
+ */
+export class AppendTooLargeError extends Error {
+  override readonly name = 'AppendTooLargeError';
+
+  constructor(readonly maxBytes: number) {
+    super(`The change is too large to store: the event store takes at most ${maxBytes} bytes in one append`);
+  }
+}
