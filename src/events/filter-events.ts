@@ -48,15 +48,21 @@ export type KeywordsUpdated = {
   };
 };
 
-/** A filter's keywords after a KeywordsUpdated: total, so any fold (command state, views) shares it. */
+const listOr = <T>(value: readonly T[] | undefined): readonly T[] => (Array.isArray(value) ? (value as readonly T[]) : []);
+
+/**
+ * A filter's keywords after a KeywordsUpdated, shared by every fold (command state, views). Total, as a
+ * fold must be: a list missing from a stored event counts as empty.
+ */
 export function keywordsAfter(keywords: readonly Keyword[], change: KeywordsUpdated['data']): readonly Keyword[] {
-  if (change.replacesAll) return change.added;
-  if (change.removed.length === 0 && change.changed.length === 0) return change.added.length === 0 ? keywords : [...keywords, ...change.added];
-  const removed = new Set(change.removed);
-  const changed = new Map(change.changed.map((k) => [k.id, k]));
+  const [removedIds, changedKeywords, added] = [listOr(change.removed), listOr(change.changed), listOr(change.added)];
+  if (change.replacesAll === true) return added;
+  if (removedIds.length === 0 && changedKeywords.length === 0) return added.length === 0 ? keywords : [...keywords, ...added];
+  const removed = new Set(removedIds);
+  const changed = new Map(changedKeywords.map((k) => [k.id, k]));
   const kept: Keyword[] = [];
   for (const keyword of keywords) if (!removed.has(keyword.id)) kept.push(changed.get(keyword.id) ?? keyword);
-  return change.added.length === 0 ? kept : [...kept, ...change.added];
+  return added.length === 0 ? kept : [...kept, ...added];
 }
 
 export type StatusFiltered = {

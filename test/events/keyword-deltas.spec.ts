@@ -3,7 +3,7 @@ import { filterDecider } from '../../src/commands/filter/decider.ts';
 import type { FilterCommand, KeywordDraft } from '../../src/commands/filter/commands.ts';
 import type { FilterState } from '../../src/commands/filter/filter-state.ts';
 import { readFilterEvent, type StoredEvent } from '../../src/events/filter-event-versions.ts';
-import type { FilterEvent, Keyword } from '../../src/events/filter-events.ts';
+import { keywordsAfter, type FilterEvent, type Keyword } from '../../src/events/filter-events.ts';
 import { projectFilter, v1RecordsOf, type FilterView } from '../../src/projections/fold/filter-view.ts';
 import { filtersAsOf } from '../../src/projections/admin/filters-as-of.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
@@ -85,6 +85,12 @@ describe('KeywordsUpdated carries the change; whole-list events of older logs ar
     given([...oldLog, read(wholeList([]))])
       .when(update({ removeKeywords: ['1'] }))
       .thenThrows(Error, 'Record not found');
+  });
+
+  it('folds a stored change whose lists are missing or not lists as no change, never throwing', () => {
+    const kept = [{ id: '1', keyword: 'magic', wholeWord: true }];
+    assert.deepEqual(keywordsAfter(kept, { filterId, updatedAt: now } as never), kept);
+    assert.deepEqual(keywordsAfter(kept, { filterId, removed: 'x', changed: 7, added: null, replacesAll: false, updatedAt: now } as never), kept);
   });
 
   it('folds, projects and lists v1 records alike from whole lists and from deltas (random edits)', () => {
