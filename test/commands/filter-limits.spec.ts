@@ -143,4 +143,43 @@ describe('Filter limits (decider)', () => {
       .when(filterStatus(statusesPerFilter))
       .thenThrows(ValidationError, `Validation failed: Statuses are too many (maximum is ${statusesPerFilter} per filter)`);
   });
+
+  it('keeps the largest commit the limits allow far below EventStoreDB’s 1 MiB MaxAppendSize', () => {
+    // Characters JSON writes as six bytes each (\u0001), in as many keywords as a filter may hold.
+    const perKeyword = keywordCharactersPerFilter / keywordsPerFilter;
+    const worst = Array.from({ length: keywordsPerFilter }, (_, i) => ({
+      id: String(2n ** 63n - 1n - BigInt(i)),
+      keyword: '\u0001'.repeat(perKeyword),
+      wholeWord: false,
+    }));
+    const title = '\u0001'.repeat(256);
+    const events = filterDecider.decide(
+      { type: 'CreateFilter', data: { filterId, accountId: owner, now, settings: { ...settings, title }, keywords: worst, accountUsage: none } },
+      filterDecider.initialState(),
+    );
+    const metadata = {
+      accountId: owner,
+      requestId: 'r'.repeat(200),
+      apiVersion: 'v2',
+      tokenId: '9'.repeat(19),
+      commitIndex: 0,
+      commitSize: 2,
+      schemaVersion: 2,
+    };
+    const bytes = events.reduce(
+      (sum, e) => sum + Buffer.byteLength(JSON.stringify(e.data)) + Buffer.byteLength(JSON.stringify(metadata)) + 2 * e.type.length,
+      0,
+    );
+    assert.ok(bytes < (1024 * 1024) / 4, `${bytes} bytes`);
+    // Changing every keyword at once carries each once, so it is no larger.
+    const [, holding] = events;
+    const change = filterDecider.decide(
+      {
+        type: 'UpdateFilter',
+        data: { filterId, accountId: owner, now, changeKeywords: worst.map((k) => ({ id: k.id, wholeWord: true })), accountUsage: none },
+      },
+      [events[0]!, holding!].reduce(filterDecider.evolve, filterDecider.initialState()),
+    );
+    assert.ok(Buffer.byteLength(JSON.stringify(change[0]!.data)) < (1024 * 1024) / 4);
+  });
 });
