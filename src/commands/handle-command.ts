@@ -105,7 +105,8 @@ export async function handleCommand<Command, State, Event extends { type: string
       // Not remembered: the cache holds only folds of stored events, which the next command reads anyway.
       return { state: events.reduce(decider.evolve, state), events, position: appended.position };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError)) throw error;
+      // By name: the EventStoreDB adapter is loaded on demand and may come from another module instance.
+      if (!(error instanceof Error && error.name === ConcurrencyError.name)) throw error;
       if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');
       await delay(retryDelayMs(attempt));
     }

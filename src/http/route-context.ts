@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { NotFoundError } from '../commands/errors.ts';
 import type { FilterState } from '../commands/filter/filter-state.ts';
+import type { IdempotencyStore } from '../commands/idempotency/idempotency-store.ts';
 import type { StreamStateCache } from '../commands/stream-state-cache.ts';
 import type { EventStore } from '../events/event-store.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
@@ -18,6 +19,8 @@ export interface FilterRouteDeps {
   readonly logger: Logger;
   readonly catchUpTimeoutMs?: number;
   readonly filterStates?: StreamStateCache<FilterState>;
+  /** Where POSTs' Idempotency-Keys are kept; without it the header is ignored. */
+  readonly idempotency?: IdempotencyStore;
 }
 
 type RouteState = AuthState & ParamsState & { requestId: string };

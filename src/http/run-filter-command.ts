@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { commandEventId } from '../commands/command-event-ids.ts';
 import type { FilterCommand } from '../commands/filter/commands.ts';
 import { filterDecider } from '../commands/filter/decider.ts';
 import type { ActiveFilter, FilterState } from '../commands/filter/filter-state.ts';
@@ -27,6 +29,14 @@ export interface FilterCommandDeps {
   readonly filterStates?: StreamStateCache<FilterState>;
 }
 
+/** Which run of which command this is: its events' ids come from the command id and start (command-event-ids.ts). */
+export interface CommandRun {
+  readonly commandId: string;
+  readonly startedAtMs: number;
+  /** A repeat of a command that may have been stored already (a repeated Idempotency-Key). */
+  readonly mayHaveRun: boolean;
+}
+
 export interface FilterCommandResult {
   /** The filter after the command, or null when it was deleted. */
   readonly filter: ActiveFilter | null;
@@ -38,9 +48,16 @@ export interface FilterCommandResult {
  * request that follows sees this one. The answer itself comes from the stream, so it is right even if
  * the wait times out.
  */
-export async function runFilterCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand): Promise<FilterCommandResult> {
+export async function runFilterCommand(
+  deps: FilterCommandDeps,
+  caller: Caller,
+  command: FilterCommand,
+  run: CommandRun = { commandId: randomUUID(), startedAtMs: Date.now(), mayHaveRun: false },
+): Promise<FilterCommandResult> {
   const outcome = await handleCommand(deps.events, filterDecider, filterStream(command.data.filterId), command, {
     readEvent: readFilterEvent,
+    eventId: (index) => commandEventId(run.commandId, run.startedAtMs, index),
+    mayHaveRun: run.mayHaveRun,
     ...(deps.filterStates ? { states: deps.filterStates } : {}),
     metadata: (commitIndex, commitSize, event): EventMetadata => ({
       accountId: caller.accountId,
