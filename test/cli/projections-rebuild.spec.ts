@@ -129,6 +129,8 @@ describe('projections rebuild', function () {
     const result = await runCli(['projections', 'rebuild'], { DATA_DIR: restored, PROJECTOR_LEASE_MS: LEASE_MS });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`^rebuilt ${total} events into generation 1: .* swapped in by this command`));
+    assert.match(result.stderr, /^rebuild: \d+ events, \d+ events\/s$/m, 'counts events, as the end of the log is not known');
+    assert.doesNotMatch(result.stderr, /%/);
     const [original, rebuilt] = [SqliteReadStore.inDataDir(dir), SqliteReadStore.inDataDir(restored)];
     try {
       const ids = await filterIdsInLog(dir);

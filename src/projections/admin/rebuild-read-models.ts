@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore } from '../../events/event-store.ts';
-import { fillGeneration, type FillProgress } from '../runtime/fill-generation.ts';
+import { END_OF_LOG, fillGeneration, type FillProgress } from '../runtime/fill-generation.ts';
 import { FILTERS_PROJECTION } from '../runtime/filter-projector.ts';
 import { FILTERS_LEASE } from '../runtime/leased-projector.ts';
 import type { ManagedReadStore } from '../stores/managed-read-store.ts';
@@ -28,9 +28,6 @@ export interface RebuildReport {
 export class RebuildError extends Error {
   override readonly name = 'RebuildError';
 }
-
-/** Past every position either log hands out: "up to whatever the log holds when the fill reaches it". */
-const END_OF_LOG = 1n << 160n;
 
 /**
  * No projector has stored a checkpoint (a log restored from a backup, or read models deleted): there is
