@@ -177,6 +177,23 @@ describe('Filter projector: batches, announcements after commit, poison events',
     assert.equal(projector!.failure, null);
   });
 
+  it('counts only real failures toward parking, not the outage before them (issue 23, defect 8)', async () => {
+    const accountId = newId();
+    let calls = 0;
+    const { parked } = await start((batch) => {
+      if (batch.views.length === 0) return;
+      calls += 1;
+      // An outage longer than the parking threshold, then one error as a server restarting gives (11600).
+      if (calls <= 4) throw new ReadStoreUnavailableError('down');
+      if (calls === 5) throw new Error('InterruptedAtShutdown, once');
+    });
+    const position = await append(accountId);
+    assert.equal(await projector!.waitFor(position, 10_000), true);
+    assert.deepEqual(parked, []);
+    assert.deepEqual(await reads.parkedEvents(FILTERS_PROJECTION), []);
+    assert.equal((await reads.listFilters(accountId)).length, 1);
+  });
+
   it('stops parking after a run of parked events, which looks like a fault of the store or the code', async () => {
     for (let i = 0; i < 4; i += 1) await append(newId());
     const stuck = gate();
