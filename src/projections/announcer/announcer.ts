@@ -5,7 +5,6 @@ import { FILTERS_PROJECTION } from '../runtime/filter-projector.ts';
 import type { AnnouncedPositions } from '../stores/announced-positions.ts';
 import type { ReadStore } from '../stores/read-store.ts';
 import { announcementsIn, type CommitCarry } from './announcements-in.ts';
-import { AnnouncerBacklog, type Backlog } from './announcer-backlog.ts';
 
 /** What metrics count; the process wires it to its registry. */
 export interface AnnouncerObserver {
@@ -53,7 +52,6 @@ export class Announcer {
   private carry: CommitCarry = { parked: false };
   private readonly logger: Logger;
   private readonly observer: AnnouncerObserver;
-  readonly backlog: AnnouncerBacklog;
 
   constructor(
     private readonly events: EventStore,
@@ -63,7 +61,6 @@ export class Announcer {
   ) {
     this.logger = (options.logger ?? silentLogger).child({ component: 'announcer', channel: notifier.channel });
     this.observer = options.observer ?? ignoreAnnouncer;
-    this.backlog = new AnnouncerBacklog(events, () => this.position);
   }
 
   get channel(): string {
@@ -114,10 +111,6 @@ export class Announcer {
     return new Promise((resolve) => this.waiters.push({ position, resolve }));
   }
 
-  backlogNow(): Promise<Backlog> {
-    return this.backlog.measure();
-  }
-
   private async loop(): Promise<void> {
     while (this.running) {
       this.poked = false;
@@ -128,7 +121,7 @@ export class Announcer {
       } catch (error) {
         this.failed(error);
         await this.persist().catch(() => {});
-        await this.pause(defaultRetryOr(this.options.retryDelayMs)(this.failures), false);
+        await this.pause((this.options.retryDelayMs ?? defaultRetry)(this.failures), false);
         continue;
       }
       if (!worked) await this.pause(this.options.idleRecheckMs ?? 1000, true);
@@ -210,5 +203,3 @@ export class Announcer {
     this.wake = undefined;
   }
 }
-
-const defaultRetryOr = (given: ((failures: number) => number) | undefined) => given ?? defaultRetry;
