@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { ExpectedRevision } from './event-store.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
+import { replayedAppend, type StoredEventId } from './sqlite-replayed-append.ts';
 import { describeFailure, type AppendOutcome, type EncodedAppend, type WriterFailure } from './sqlite-writer-protocol.ts';
 
 /**
@@ -28,14 +29,24 @@ function check(expected: ExpectedRevision, current: bigint | null): void {
   if (!ok) throw new Conflict(expected, current ?? 'no_stream');
 }
 
-/** Runs one append of a group; a revision that another writer took in the meantime is a conflict. */
-function attempt(append: () => AppendOutcome, expected: ExpectedRevision): AppendOutcome {
+type Replayed = (append: EncodedAppend) => { nextRevision: bigint; position: bigint } | null;
+
+/**
+ * Runs one append of a group; a revision that another writer took in the meantime is a conflict, unless
+ * `replayed` finds the append already stored (the same command retried): then it answers as the first did.
+ */
+function attempt(append: () => AppendOutcome, pending: EncodedAppend, replayed: Replayed): AppendOutcome {
+  const { expected } = pending;
   try {
     return append();
   } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const conflict = error instanceof Conflict || code === 'SQLITE_CONSTRAINT_UNIQUE';
+    const earlier = conflict ? replayed(pending) : null;
+    if (earlier) return { ok: true, ...earlier };
     if (error instanceof Conflict) return { ok: false, conflict: { expected: error.expected, actual: error.actual } };
     // Two writers that passed the check cannot both insert the same revision.
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, conflict: { expected, actual: 'no_stream' } };
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, conflict: { expected, actual: 'no_stream' } };
     // A failure of the file itself (I/O, full disk, busy) fails the whole group; anything else only this append.
     const failure = describeFailure(error);
     if (failure.kind === 'unavailable') throw error;
@@ -71,11 +82,13 @@ export class SqliteAppender {
       const recordedAt = new Date().toISOString();
       for (const event of events) {
         revision += 1n;
-        position = BigInt(insert.run(uuidv7(), streamName, revision, event.type, event.data, event.metadata, recordedAt).lastInsertRowid);
+        position = BigInt(insert.run(event.id ?? uuidv7(), streamName, revision, event.type, event.data, event.metadata, recordedAt).lastInsertRowid);
       }
       return { ok: true, nextRevision: revision, position };
     });
-    const group = this.db.transaction((appends: readonly EncodedAppend[]) => appends.map((append) => attempt(() => appendOne(append), append.expected)));
+    const byId = sql<[string], StoredEventId>('SELECT stream, revision, position FROM events WHERE event_id = ?');
+    const replayed: Replayed = ({ streamName, events, expected }) => replayedAppend((id) => byId.get(id), streamName, events, expected);
+    const group = this.db.transaction((appends: readonly EncodedAppend[]) => appends.map((append) => attempt(() => appendOne(append), append, replayed)));
     this.appendGroup = (appends) => group.immediate(appends);
   }
 

@@ -7,6 +7,8 @@ import { EventStoreUnavailableError, type ExpectedRevision, type NewEvent } from
  */
 
 export interface EncodedEvent {
+  /** Absent: the writer gives a fresh UUIDv7. */
+  readonly id?: string;
   readonly type: string;
   readonly data: string;
   readonly metadata: string;
@@ -60,7 +62,8 @@ export function encode(event: NewEvent): EncodedEvent {
   const data = JSON.stringify(event.data);
   const metadata = JSON.stringify(event.metadata ?? {});
   if (typeof event.type !== 'string' || typeof data !== 'string') throw new TypeError('an event needs a type and JSON data');
-  return { type: event.type, data, metadata };
+  if (event.id !== undefined && typeof event.id !== 'string') throw new TypeError('an event id is a string');
+  return { ...(event.id === undefined ? {} : { id: event.id }), type: event.type, data, metadata };
 }
 
 /** A failure of the writer thread as the port's errors: unavailability for the file, an Error otherwise. */

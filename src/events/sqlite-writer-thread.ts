@@ -19,7 +19,12 @@ function wellFormed(appends: unknown): appends is readonly EncodedAppend[] {
   if (!Array.isArray(appends) || appends.length === 0) return false;
   return appends.every((append: Partial<EncodedAppend> | null) => {
     if (!append || !isText(append.streamName) || !isExpected(append.expected) || !Array.isArray(append.events)) return false;
-    return append.events.length > 0 && append.events.every((e: Partial<EncodedEvent> | null) => !!e && isText(e.type) && isText(e.data) && isText(e.metadata));
+    return (
+      append.events.length > 0 &&
+      append.events.every(
+        (e: Partial<EncodedEvent> | null) => !!e && (e.id === undefined || isText(e.id)) && isText(e.type) && isText(e.data) && isText(e.metadata),
+      )
+    );
   });
 }
 

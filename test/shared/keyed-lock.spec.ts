@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { StreamTurns } from '../../src/commands/stream-turns.ts';
+import { KeyedLock } from '../../src/shared/keyed-lock.ts';
 
 /** A promise settled from outside, so the test decides when each piece of work ends. */
 function deferred<T = void>() {
@@ -9,9 +9,9 @@ function deferred<T = void>() {
   return { promise, resolve, reject };
 }
 
-describe('StreamTurns', () => {
+describe('KeyedLock', () => {
   it('runs work on one key one at a time, in the order asked', async () => {
-    const turns = new StreamTurns();
+    const turns = new KeyedLock();
     const started: string[] = [];
     const gates = [deferred(), deferred(), deferred()];
     const runs = gates.map((gate, i) =>
@@ -34,7 +34,7 @@ describe('StreamTurns', () => {
   });
 
   it('runs work on another key meanwhile', async () => {
-    const turns = new StreamTurns();
+    const turns = new KeyedLock();
     const held = deferred();
     const first = turns.run('filter-a', () => held.promise);
     assert.equal(await turns.run('filter-b', async () => 'other'), 'other');
@@ -43,7 +43,7 @@ describe('StreamTurns', () => {
   });
 
   it('goes on after a failure, which reaches only its own caller', async () => {
-    const turns = new StreamTurns();
+    const turns = new KeyedLock();
     const failing = turns.run('filter-a', () => Promise.reject(new Error('lost')));
     const next = turns.run('filter-a', async () => 'next');
     await assert.rejects(failing, /lost/);
@@ -51,7 +51,7 @@ describe('StreamTurns', () => {
   });
 
   it('holds no key once its work is done', async () => {
-    const turns = new StreamTurns();
+    const turns = new KeyedLock();
     await Promise.all(Array.from({ length: 50 }, (_, i) => turns.run(`filter-${i % 5}`, async () => i)));
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(turns.size, 0);
