@@ -9,11 +9,14 @@ type Body<R> = R extends WriterRequest ? Omit<R, 'id'> : never;
 /** The thread runs the same kind of file as this one: JavaScript from dist/, or TypeScript under tsx. */
 export function startWriterThread(workerData: unknown): Worker {
   if (extname(fileURLToPath(import.meta.url)) !== '.ts') return new Worker(new URL('./sqlite-writer-thread.js', import.meta.url), { workerData });
-  // A worker does not inherit the loader hooks that `--import tsx` gave this thread: it registers them first.
-  // tsx registers its hooks in the main thread only (on Node 20), and is found from the working
-  // directory, as `node --import tsx` found it.
+  // Node 20's tsx registers its hooks in the main thread only, later ones in workers too: the thread tries
+  // without, and registers tsx (found from the working directory, as `--import tsx` was) when it must.
   const thread = JSON.stringify(new URL('./sqlite-writer-thread.ts', import.meta.url).href);
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${thread}); });`, { eval: true, workerData });
+  const boot = `import(${thread}).catch((error) => {
+    if (error?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+    return import('tsx/esm/api').then(({ register }) => (register(), import(${thread} + '?tsx')));
+  });`;
+  return new Worker(boot, { eval: true, workerData });
 }
 
 /**
