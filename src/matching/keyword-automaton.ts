@@ -1,212 +1,205 @@
-import { codePointsFoldingTo, foldedLength, foldMultiple, multipleFoldingsWith } from './case-folding.ts';
-
-/** Reports one case-insensitive occurrence: which keyword, and where it is in the text (UTF-16, end exclusive). */
-export type OccurrenceListener = (keyword: number, start: number, end: number) => void;
-
-const OTHER = 0;
+import type { EdgeTable } from './edge-table.ts';
+import { buildAutomaton, type AutomatonKeyword, type AutomatonParts } from './keyword-automaton-build.ts';
+import type { Steps } from './paced-steps.ts';
+import { BOUNDARY, OTHER, type SymbolLookup } from './symbol-lookup.ts';
+import { isWordCodePoint } from './word-characters.ts';
 
 /**
- * Finds every case-insensitive occurrence of many keywords in one pass over a text (Aho-Corasick).
+ * Finds, for every filter, its first keyword occurrence in a text in one pass (Aho-Corasick), the way
+ * `Regexp.union` of the filter's keywords would: leftmost start, and at one start the first keyword.
  * Keywords and text are compared as folded code points (see case-folding.ts), so `STRASSE` contains
- * `straße`. An occurrence must begin and end on whole characters of the text, as in Ruby: `s` does not
- * occur in `ß`, although `ß` folds to `ss`.
+ * `straße`; an occurrence must begin and end on whole characters of the text, as in Ruby: `s` does not
+ * occur in `ß`. Ruby's `\b` is a symbol of its own, fed between a word and a non-word character, so
+ * every occurrence the automaton reports is a real match: nothing is found and then thrown away.
  *
- * The automaton is a dense table: one row per trie state, one column per distinct folded code point of
- * the keywords plus one for every other character. A cell holds the next state's row offset, negated
- * (bitwise) when that state ends a keyword, so the scan loop is a load and a sign test per character.
+ * Work per text: one transition per symbol (failure links amortised), and per output node reached at
+ * most one look that is not skipped thereafter. A node whose occurrence cannot beat its filter's match
+ * any more (it would start later, or at the same place as a keyword listed before it) stays so for the
+ * rest of the text, and is jumped over from then on (per-scan skip pointers with path compression).
+ * The start of an occurrence is read from a ring of the last `longest` symbols' positions.
  */
-export class KeywordAutomaton {
-  private constructor(
-    private readonly width: number,
-    private readonly table: Int32Array,
-    /** Per state: where its keywords start in `outputs` (state count + 1 entries). */
-    private readonly outputStarts: Int32Array,
-    private readonly outputs: Int32Array,
-    private readonly keywordLengths: Int32Array,
-    private readonly ascii: Int32Array,
-    /** Non-ASCII BMP code points by 256-wide page: symbol, or -1 - n for the n-th multi-symbol folding. */
-    private readonly pages: (Int32Array | undefined)[],
-    private readonly astral: Map<number, number>,
-    private readonly sequences: Int32Array[],
-  ) {}
+const ASCII_WORD = Uint8Array.from({ length: 0x80 }, (_, c) => (isWordCodePoint(c) ? 1 : 0));
 
-  /** Cells in the table: what a cached automaton costs in memory, in 4-byte units. */
-  get size(): number {
-    return this.table.length + this.outputs.length;
+export class KeywordAutomaton {
+  /** After a scan: per filter, where its first match starts and ends in the text (UTF-16), or -1. */
+  readonly matchStart: Int32Array;
+  readonly matchEnd: Int32Array;
+  /** Per filter: the match's start in the stream of symbols, and its keyword's order. */
+  private readonly bestAt: Int32Array;
+  private readonly bestOrder: Int32Array;
+  private readonly ring: Int32Array;
+  private readonly ringMask: number;
+  /** Skip pointers of this scan: valid where `stamp` is this scan's `generation`. */
+  private readonly stamp: Int32Array;
+  private readonly jump: Int32Array;
+  private generation = 0;
+  private undecided = 0;
+  private stopAfter = Infinity;
+
+  private readonly rootNext: Int32Array;
+  private readonly edges: EdgeTable;
+  private readonly fail: Int32Array;
+  private readonly dense: Int32Array | null;
+  private readonly width: number;
+  private readonly outHead: Int32Array;
+  private readonly nodeFilter: Int32Array;
+  private readonly nodeOrder: Int32Array;
+  private readonly nodeLength: Int32Array;
+  private readonly nodeNext: Int32Array;
+  private readonly lookup: SymbolLookup;
+  private readonly longest: number;
+  private readonly keywordFilters: number;
+
+  private constructor(parts: AutomatonParts, filterCount: number) {
+    ({ rootNext: this.rootNext, edges: this.edges, fail: this.fail, outHead: this.outHead, lookup: this.lookup } = parts);
+    ({ nodeFilter: this.nodeFilter, nodeOrder: this.nodeOrder, nodeLength: this.nodeLength, nodeNext: this.nodeNext } = parts);
+    this.dense = parts.dense;
+    this.width = parts.width;
+    this.longest = parts.longest;
+    this.keywordFilters = parts.keywordFilters;
+    this.matchStart = new Int32Array(filterCount);
+    this.matchEnd = new Int32Array(filterCount);
+    this.bestAt = new Int32Array(filterCount);
+    this.bestOrder = new Int32Array(filterCount);
+    let ringSize = 1;
+    while (ringSize <= parts.longest) ringSize *= 2;
+    this.ring = new Int32Array(ringSize);
+    this.ringMask = ringSize - 1;
+    this.stamp = new Int32Array(this.nodeFilter.length);
+    this.jump = new Int32Array(this.nodeFilter.length);
   }
 
-  static build(foldedKeywords: readonly (readonly number[])[]): KeywordAutomaton {
-    const symbols = new Map<number, number>();
-    for (const keyword of foldedKeywords) for (const cp of keyword) if (!symbols.has(cp)) symbols.set(cp, symbols.size + 1);
-    const width = symbols.size + 1;
+  static *build(keywords: readonly AutomatonKeyword[], filterCount: number): Steps<KeywordAutomaton> {
+    return new KeywordAutomaton(yield* buildAutomaton(keywords), filterCount);
+  }
 
-    // The trie, one Map of children per state; state 0 is the root.
-    const children: Map<number, number>[] = [new Map<number, number>()];
-    const ends: number[][] = [[]];
-    foldedKeywords.forEach((keyword, index) => {
-      let state = 0;
-      for (const cp of keyword) {
-        const symbol = symbols.get(cp)!;
-        let next = children[state]!.get(symbol);
-        if (next === undefined) {
-          next = children.length;
-          children.push(new Map());
-          ends.push([]);
-          children[state]!.set(symbol, next);
-        }
-        state = next;
-      }
-      if (keyword.length > 0) ends[state]!.push(index);
-    });
-
-    // Breadth first: each state's failure state is done before it, so its row and outputs can be copied.
-    const states = children.length;
-    const next = new Int32Array(states * width);
-    const fail = new Int32Array(states);
-    const outputsOf: number[][] = ends.map((own) => [...own]);
-    const queue: number[] = [];
-    for (const [symbol, child] of children[0]!) {
-      next[symbol] = child;
-      queue.push(child);
-    }
-    for (let head = 0; head < queue.length; head++) {
-      const state = queue[head]!;
-      const failRow = fail[state]! * width;
-      for (let symbol = 0; symbol < width; symbol++) next[state * width + symbol] = next[failRow + symbol]!;
-      for (const [symbol, child] of children[state]!) {
-        fail[child] = next[failRow + symbol]!;
-        next[state * width + symbol] = child;
-        queue.push(child);
-      }
-      outputsOf[state]!.push(...outputsOf[fail[state]!]!);
-    }
-
-    const table = new Int32Array(states * width);
-    for (let cell = 0; cell < table.length; cell++) {
-      const target = next[cell]!;
-      table[cell] = outputsOf[target]!.length > 0 ? ~(target * width) : target * width;
-    }
-    const outputStarts = new Int32Array(states + 1);
-    const flat: number[] = [];
-    for (let state = 0; state < states; state++) {
-      outputStarts[state] = flat.length;
-      flat.push(...outputsOf[state]!);
-    }
-    outputStarts[states] = flat.length;
-
-    const lookup = symbolLookup(symbols);
-    return new KeywordAutomaton(
-      width,
-      table,
-      outputStarts,
-      Int32Array.from(flat),
-      Int32Array.from(foldedKeywords, (k) => k.length),
-      lookup.ascii,
-      lookup.pages,
-      lookup.astral,
-      lookup.sequences,
+  /** Roughly what the automaton holds, in 4-byte units: the cache's measure. */
+  get size(): number {
+    const perNode = 6;
+    return (
+      this.rootNext.length +
+      (this.dense?.length ?? 0) +
+      this.edges.size +
+      this.fail.length * 2 +
+      this.nodeFilter.length * perNode +
+      this.ring.length +
+      this.lookup.size
     );
   }
 
-  /** Calls `listener` for every occurrence, in order of where they end. */
-  scan(text: string, listener: OccurrenceListener): void {
-    const { table, ascii, pages } = this;
+  /** Leaves each filter's first match in matchStart/matchEnd (-1 when it has none). */
+  scan(text: string): void {
+    const { ring, ringMask, lookup, outHead } = this;
+    const { ascii } = lookup;
+    this.matchStart.fill(-1);
+    this.bestAt.fill(-1);
+    this.undecided = this.keywordFilters;
+    this.stopAfter = Infinity;
+    if (++this.generation === 0x40000000) {
+      this.stamp.fill(0);
+      this.generation = 1;
+    }
     const length = text.length;
-    let row = 0;
-    for (let i = 0; i < length; i++) {
-      const unit = text.charCodeAt(i);
-      let symbol: number;
-      if (unit < 0x80) {
-        symbol = ascii[unit]!;
-      } else {
-        let codePoint = unit;
-        if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < length) {
-          const low = text.charCodeAt(i + 1);
-          if (low >= 0xdc00 && low <= 0xdfff) {
-            codePoint = (unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-            i++;
-          }
-        }
-        symbol = codePoint < 0x10000 ? (pages[codePoint >> 8]?.[codePoint & 0xff] ?? OTHER) : (this.astral.get(codePoint) ?? OTHER);
-        if (symbol < 0) {
-          // A full folding (ß -> s s): every symbol but the last moves the automaton, but an occurrence
-          // cannot end inside the character, so only the last one may report.
-          const sequence = this.sequences[-1 - symbol]!;
-          for (let k = 0; k < sequence.length - 1; k++) {
-            const cell = table[row + sequence[k]!]!;
-            row = cell < 0 ? ~cell : cell;
-          }
-          symbol = sequence[sequence.length - 1]!;
+    let state = 0;
+    let at = 0; // symbols fed so far
+    let previousWord = false;
+    for (let i = 0; i < length && at <= this.stopAfter;) {
+      let codePoint = text.charCodeAt(i);
+      let units = 1;
+      if (codePoint >= 0xd800 && codePoint <= 0xdbff && i + 1 < length) {
+        const low = text.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          codePoint = (codePoint - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+          units = 2;
         }
       }
-      const cell = table[row + symbol]!;
-      if (cell < 0) {
-        row = ~cell;
-        this.report(text, row, i + 1, listener);
-      } else {
-        row = cell;
+      const word = codePoint < 0x80 ? ASCII_WORD[codePoint] === 1 : isWordCodePoint(codePoint);
+      if (word !== previousWord) {
+        previousWord = word;
+        ring[at++ & ringMask] = i;
+        state = this.next(state, BOUNDARY);
+        if (outHead[state]! >= 0) this.report(state, at, i);
       }
-    }
-  }
-
-  private report(text: string, row: number, end: number, listener: OccurrenceListener): void {
-    const state = row / this.width;
-    for (let k = this.outputStarts[state]!; k < this.outputStarts[state + 1]!; k++) {
-      const keyword = this.outputs[k]!;
-      const start = startOf(text, end, this.keywordLengths[keyword]!);
-      if (start >= 0) listener(keyword, start, end);
-    }
-  }
-}
-
-/**
- * Where an occurrence that ends at `end` and spans `length` folded code points starts, walking back
- * over whole characters; -1 when it would start inside a character's full folding.
- */
-function startOf(text: string, end: number, length: number): number {
-  let index = end;
-  let remaining = length;
-  while (remaining > 0 && index > 0) {
-    const low = text.charCodeAt(index - 1);
-    let codePoint = low;
-    let units = 1;
-    if (low >= 0xdc00 && low <= 0xdfff && index >= 2) {
-      const high = text.charCodeAt(index - 2);
-      if (high >= 0xd800 && high <= 0xdbff) {
-        codePoint = (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-        units = 2;
+      let symbol = codePoint < 0x80 ? ascii[codePoint]! : lookup.symbolOf(codePoint);
+      let startsHere = true;
+      if (symbol < 0) {
+        // A full folding (ß -> s s): every symbol moves the automaton, but an occurrence can neither
+        // start after its first symbol nor end before its last, so only the last one may report.
+        const sequence = lookup.sequences[-1 - symbol]!;
+        for (let k = 0; k < sequence.length - 1; k++) {
+          ring[at++ & ringMask] = k === 0 ? i : -1;
+          state = this.next(state, sequence[k]!);
+        }
+        symbol = sequence[sequence.length - 1]!;
+        startsHere = false;
       }
+      ring[at++ & ringMask] = startsHere ? i : -1;
+      state = this.next(state, symbol);
+      i += units;
+      if (outHead[state]! >= 0) this.report(state, at, i);
     }
-    remaining -= foldedLength(codePoint);
-    index -= units;
+    if (previousWord && at <= this.stopAfter) {
+      ring[at++ & ringMask] = length;
+      state = this.next(state, BOUNDARY);
+      if (outHead[state]! >= 0) this.report(state, at, length);
+    }
   }
-  return remaining === 0 ? index : -1;
-}
 
-interface SymbolLookup {
-  readonly ascii: Int32Array;
-  readonly pages: (Int32Array | undefined)[];
-  readonly astral: Map<number, number>;
-  readonly sequences: Int32Array[];
-}
+  private next(from: number, symbol: number): number {
+    if (symbol === OTHER) return 0; // in no keyword
+    if (this.dense) return this.dense[from * this.width + symbol]!;
+    if (from === 0) return this.rootNext[symbol]!;
+    const { edges, fail } = this;
+    for (let state = from; state !== 0; state = fail[state]!) {
+      const child = edges.get(state, symbol);
+      if (child !== 0) return child;
+    }
+    return this.rootNext[symbol]!;
+  }
 
-/** For each text character that can take part in a keyword: the symbol its folding is. */
-function symbolLookup(symbols: ReadonlyMap<number, number>): SymbolLookup {
-  const lookup: SymbolLookup = { ascii: new Int32Array(0x80), pages: new Array<Int32Array | undefined>(0x100), astral: new Map(), sequences: [] };
-  const set = (codePoint: number, value: number) => {
-    if (codePoint < 0x80) lookup.ascii[codePoint] = value;
-    else if (codePoint < 0x10000) (lookup.pages[codePoint >> 8] ??= new Int32Array(0x100))[codePoint & 0xff] = value;
-    else lookup.astral.set(codePoint, value);
-  };
-  const multiple = new Set<number>();
-  for (const [folded, symbol] of symbols) {
-    for (const codePoint of codePointsFoldingTo(folded)) set(codePoint, symbol);
-    for (const codePoint of multipleFoldingsWith(folded)) multiple.add(codePoint);
+  /** The occurrences that end after `at` symbols (at `end` in the text), longest first. */
+  private report(state: number, at: number, end: number): void {
+    const { ring, ringMask, nodeFilter, nodeOrder, nodeLength, bestAt, bestOrder } = this;
+    for (let node = this.firstLive(this.outHead[state]!, at); node >= 0; node = this.firstLive(this.nodeNext[node]!, at)) {
+      const filter = nodeFilter[node]!;
+      const startAt = at - nodeLength[node]!;
+      const start = ring[startAt & ringMask]!;
+      if (start < 0) continue; // inside a character's full folding
+      if (bestAt[filter]! < 0 && --this.undecided === 0) this.stopAfter = this.latestStart(startAt) + this.longest;
+      bestAt[filter] = startAt;
+      bestOrder[filter] = nodeOrder[node]!;
+      this.matchStart[filter] = start;
+      this.matchEnd[filter] = end;
+    }
   }
-  // Characters with a full folding that shares a code point with some keyword: fed as several symbols.
-  for (const codePoint of multiple) {
-    lookup.sequences.push(Int32Array.from(foldMultiple(codePoint)!, (cp) => symbols.get(cp) ?? OTHER));
-    set(codePoint, -lookup.sequences.length);
+
+  /** Once every filter has a match, none can improve after the latest of them plus the longest keyword. */
+  private latestStart(candidate: number): number {
+    let latest = candidate;
+    for (const at of this.bestAt) latest = Math.max(latest, at);
+    return latest;
   }
-  return lookup;
+
+  /** Whether the node's occurrence ending after `at` symbols, or any later one, cannot be its filter's match. */
+  private isSpent(node: number, at: number): boolean {
+    const filter = this.nodeFilter[node]!;
+    const best = this.bestAt[filter]!;
+    if (best < 0) return false;
+    const startAt = at - this.nodeLength[node]!;
+    return startAt > best || (startAt === best && this.nodeOrder[node]! >= this.bestOrder[filter]!);
+  }
+
+  /** The first node from `node` on that is not spent, compressing the path to it; -1 at the list's end. */
+  private firstLive(node: number, at: number): number {
+    const { stamp, jump, nodeNext, generation } = this;
+    let live = node;
+    while (live >= 0 && this.isSpent(live, at)) live = stamp[live] === generation ? jump[live]! : nodeNext[live]!;
+    for (let spent = node; spent !== live;) {
+      const following = stamp[spent] === generation ? jump[spent]! : nodeNext[spent]!;
+      stamp[spent] = generation;
+      jump[spent] = live;
+      spent = following;
+    }
+    return live;
+  }
 }
