@@ -26,6 +26,7 @@ export class KeywordAutomaton {
   readonly matchEnd: Int32Array;
   /** Per filter: the match's start in the stream of symbols, and its keyword's order. */
   private readonly bestAt: Int32Array;
+  private readonly bestKey: Int32Array;
   private readonly bestOrder: Int32Array;
   private readonly ring: Int32Array;
   private readonly ringMask: number;
@@ -60,6 +61,7 @@ export class KeywordAutomaton {
     this.matchStart = new Int32Array(filterCount);
     this.matchEnd = new Int32Array(filterCount);
     this.bestAt = new Int32Array(filterCount);
+    this.bestKey = new Int32Array(filterCount);
     this.bestOrder = new Int32Array(filterCount);
     let ringSize = 1;
     while (ringSize <= parts.longest) ringSize *= 2;
@@ -116,7 +118,7 @@ export class KeywordAutomaton {
       const word = codePoint < 0x80 ? ASCII_WORD[codePoint] === 1 : isWordCodePoint(codePoint);
       if (word !== previousWord) {
         previousWord = word;
-        ring[at++ & ringMask] = i;
+        ring[at++ & ringMask] = i * 2;
         state = this.next(state, BOUNDARY);
         if (outHead[state]! >= 0) this.report(state, at, i);
       }
@@ -127,19 +129,19 @@ export class KeywordAutomaton {
         // start after its first symbol nor end before its last, so only the last one may report.
         const sequence = lookup.sequences[-1 - symbol]!;
         for (let k = 0; k < sequence.length - 1; k++) {
-          ring[at++ & ringMask] = k === 0 ? i : -1;
+          ring[at++ & ringMask] = k === 0 ? i * 2 : i * 2 + 1;
           state = this.next(state, sequence[k]!);
         }
         symbol = sequence[sequence.length - 1]!;
         startsHere = false;
       }
-      ring[at++ & ringMask] = startsHere ? i : -1;
+      ring[at++ & ringMask] = startsHere ? i * 2 : i * 2 + 1;
       state = this.next(state, symbol);
       i += units;
       if (outHead[state]! >= 0) this.report(state, at, i);
     }
     if (previousWord && at <= this.stopAfter) {
-      ring[at++ & ringMask] = length;
+      ring[at++ & ringMask] = length * 2;
       state = this.next(state, BOUNDARY);
       if (outHead[state]! >= 0) this.report(state, at, length);
     }
@@ -159,34 +161,43 @@ export class KeywordAutomaton {
 
   /** The occurrences that end after `at` symbols (at `end` in the text), longest first. */
   private report(state: number, at: number, end: number): void {
-    const { ring, ringMask, nodeFilter, nodeOrder, nodeLength, bestAt, bestOrder } = this;
+    const { ring, ringMask, nodeFilter, nodeOrder, nodeLength, bestAt, bestKey, bestOrder } = this;
     for (let node = this.firstLive(this.outHead[state]!, at); node >= 0; node = this.firstLive(this.nodeNext[node]!, at)) {
       const filter = nodeFilter[node]!;
       const startAt = at - nodeLength[node]!;
-      const start = ring[startAt & ringMask]!;
-      if (start < 0) continue; // inside a character's full folding
-      if (bestAt[filter]! < 0 && --this.undecided === 0) this.stopAfter = this.latestStart(startAt) + this.longest;
+      const key = ring[startAt & ringMask]!;
+      if (key & 1) continue; // inside a character's full folding
+      if (bestAt[filter]! < 0 && --this.undecided === 0) this.stopAfter = this.latestStart(startAt) + this.longest + 1;
       bestAt[filter] = startAt;
+      bestKey[filter] = key;
       bestOrder[filter] = nodeOrder[node]!;
-      this.matchStart[filter] = start;
+      this.matchStart[filter] = key >> 1;
       this.matchEnd[filter] = end;
     }
   }
 
-  /** Once every filter has a match, none can improve after the latest of them plus the longest keyword. */
+  /**
+   * Once every filter has a match, none can improve after the latest of them plus the longest keyword
+   * (plus one: a keyword that starts with `\b` starts a symbol earlier at the same place in the text).
+   */
   private latestStart(candidate: number): number {
     let latest = candidate;
     for (const at of this.bestAt) latest = Math.max(latest, at);
     return latest;
   }
 
-  /** Whether the node's occurrence ending after `at` symbols, or any later one, cannot be its filter's match. */
+  /**
+   * Whether the node's occurrence ending after `at` symbols, or any later one, cannot be its filter's
+   * match: it starts later in the text, or at the same place as a keyword listed before it. Positions
+   * are compared by ring key (twice the text index, plus one inside a full folding), which never
+   * decreases along the stream, so a spent node stays spent.
+   */
   private isSpent(node: number, at: number): boolean {
     const filter = this.nodeFilter[node]!;
-    const best = this.bestAt[filter]!;
-    if (best < 0) return false;
-    const startAt = at - this.nodeLength[node]!;
-    return startAt > best || (startAt === best && this.nodeOrder[node]! >= this.bestOrder[filter]!);
+    if (this.bestAt[filter]! < 0) return false;
+    const key = this.ring[(at - this.nodeLength[node]!) & this.ringMask]!;
+    const best = this.bestKey[filter]!;
+    return key > best || (key === best && this.nodeOrder[node]! >= this.bestOrder[filter]!);
   }
 
   /** The first node from `node` on that is not spent, compressing the path to it; -1 at the list's end. */
