@@ -33,6 +33,9 @@ export interface MatchOptions {
   readonly now: number;
 }
 
+/** Work units (characters, output nodes looked at) between two yields of a scan. */
+const SCAN_BUDGET = 4 * WORK_PER_STEP;
+
 const isActive = (expiresAt: number, now: number) => expiresAt > now;
 
 /**
@@ -103,21 +106,28 @@ export class CompiledFilters {
 
   /** The FilterResults of one status, in filter order; empty when no filter applies. */
   match(status: MatchableStatus, options: MatchOptions): FilterResult[] {
+    return runAtOnce(this.matchSteps(status, options));
+  }
+
+  /** As match, yielding every SCAN_BUDGET units of work (see KeywordScan). */
+  *matchSteps(status: MatchableStatus, options: MatchOptions): Steps<FilterResult[]> {
     const { filters, automaton } = this;
     const results: FilterResult[] = [];
     if (filters.length === 0) return results;
     const text = this.keywordCount > 0 ? searchableText(status) : '';
-    if (text !== '') automaton.scan(text);
+    const scan = text !== '' ? automaton.startScan(text) : null;
+    if (scan) while (!scan.advance(SCAN_BUDGET)) yield;
     for (let f = 0; f < filters.length; f++) {
       const filter = filters[f]!;
       if (!isActive(filter.expiresAt, options.now)) continue;
       if (options.context !== undefined && !filter.context.includes(options.context)) continue;
-      const start = automaton.matchStart[f]!;
-      const keywordMatches = filter.hasKeywords && text !== '' && start >= 0 ? [text.slice(start, automaton.matchEnd[f])] : null;
+      const start = scan ? scan.matchStart[f]! : -1;
+      const keywordMatches = filter.hasKeywords && start >= 0 ? [text.slice(start, scan!.matchEnd[f])] : null;
       const statusMatches = filter.statusIds ? statusRuleMatches(filter.statusIds, status) : null;
       if (keywordMatches === null && (statusMatches === null || statusMatches.length === 0)) continue;
       results.push({ filter: filter.json, keyword_matches: keywordMatches, status_matches: statusMatches });
     }
+    if (scan) automaton.release(scan);
     return results;
   }
 }

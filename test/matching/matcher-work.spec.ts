@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { CompiledFilters, type MatchableFilter } from '../../src/matching/compiled-filters.ts';
-import { KeywordAutomaton } from '../../src/matching/keyword-automaton.ts';
+import { KeywordScan } from '../../src/matching/keyword-scan.ts';
 import { NOW } from './filter-fixtures.ts';
 import { charactersScanned } from './scan-work.ts';
 
@@ -20,7 +20,7 @@ const NEVER = filterOf([['zzzz', false]]);
 
 /** Output nodes looked at while matching (each either becomes its filter's match or is skipped from then on). */
 function nodeLooks(compiled: CompiledFilters, text: string): number {
-  const methods = KeywordAutomaton.prototype as unknown as { isSpent: (...args: unknown[]) => boolean };
+  const methods = KeywordScan.prototype as unknown as { isSpent: (...args: unknown[]) => boolean };
   const isSpent = methods.isSpent;
   assert.equal(typeof isSpent, 'function', 'the automaton has no isSpent: this count does not apply to it');
   let looks = 0;
@@ -83,5 +83,16 @@ describe('a matcher takes memory linear in its keywords', () => {
       const size = CompiledFilters.compile([filterOf(words)], NOW).size;
       assert.ok(size <= 32 * characters, `${size} units for ${count} keywords of ${characters} characters`);
     }
+  });
+});
+
+describe('a slow scan is cut into steps', () => {
+  it('yields many times within one status whose scan is slow (occurrences starting inside ß, refused at every character)', () => {
+    const compiled = CompiledFilters.compile([filterOf(Array.from({ length: 256 }, (_, k) => ['s'.repeat(2 * k + 1), false] as const))], NOW);
+    const steps = compiled.matchSteps({ id: '1', spoiler_text: 'ß'.repeat(20_000) }, { now: NOW });
+    let yields = 0;
+    while (!steps.next().done) yields++;
+    // About 20,000 characters x 256 refused occurrences, in steps of 16,384 units.
+    assert.ok(yields >= 100, `${yields} yields`);
   });
 });
