@@ -31,6 +31,8 @@ export interface AutomatonParts {
   /** In symbols, boundaries included: where the occurrence starts in the stream of symbols. */
   readonly nodeLength: Int32Array;
   readonly nodeNext: Int32Array;
+  /** Per node: the first node after its state's own ones (which all have its length). */
+  readonly groupEnd: Int32Array;
   readonly lookup: SymbolLookup;
   readonly longest: number;
   /** Filters with at least one keyword the automaton can find. */
@@ -167,6 +169,12 @@ export function* buildAutomaton(keywords: readonly AutomatonKeyword[]): Steps<Au
     }
   }
 
+  const groupEnd = new Int32Array(nodeNext.length);
+  for (let state = 0; state < states; state++) {
+    if (ownHead[state]! < 0) continue;
+    const end = nodeNext[ownTail[state]!]!;
+    for (let node = ownHead[state]!; node !== end; node = nodeNext[node]!) groupEnd[node] = end;
+  }
   const lookup = yield* SymbolLookup.build(symbols);
   return {
     rootNext,
@@ -179,6 +187,7 @@ export function* buildAutomaton(keywords: readonly AutomatonKeyword[]): Steps<Au
     nodeOrder: Int32Array.from(nodeOrder),
     nodeLength: Int32Array.from(nodeLength),
     nodeNext: Int32Array.from(nodeNext),
+    groupEnd,
     lookup,
     longest,
     keywordFilters: filtersSeen.size,

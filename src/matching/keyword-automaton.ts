@@ -35,7 +35,7 @@ export class KeywordAutomaton {
   /** Roughly what the automaton holds, in 4-byte units: the cache's measure. */
   get size(): number {
     const { parts } = this;
-    const perNode = 4;
+    const perNode = 5;
     const scan = this.idle[0]?.size ?? 0;
     return (
       parts.rootNext.length +

@@ -146,18 +146,25 @@ export class KeywordScan {
   /** The occurrences that end after `at` symbols (at `end` in the text), longest first. */
   private report(state: number, at: number, end: number): void {
     const { ring, ringMask, bestAt, bestKey, bestOrder } = this;
-    const { nodeFilter, nodeOrder, nodeLength, nodeNext, outHead } = this.parts;
-    for (let node = this.firstLive(outHead[state]!, at); node >= 0; node = this.firstLive(nodeNext[node]!, at)) {
+    const { nodeFilter, nodeOrder, nodeLength, nodeNext, outHead, groupEnd } = this.parts;
+    let node = this.firstLive(outHead[state]!, at);
+    while (node >= 0) {
       const filter = nodeFilter[node]!;
       const startAt = at - nodeLength[node]!;
       const key = ring[startAt & ringMask]!;
-      if (key & 1) continue; // inside a character's full folding
+      if (key & 1) {
+        // Inside a character's full folding: so is every node of this state (one length), skipped at once.
+        this.work++;
+        node = this.firstLive(groupEnd[node]!, at);
+        continue;
+      }
       if (bestAt[filter]! < 0 && --this.undecided === 0) this.stopAfter = this.latestStart(startAt) + this.parts.longest + 1;
       bestAt[filter] = startAt;
       bestKey[filter] = key;
       bestOrder[filter] = nodeOrder[node]!;
       this.matchStart[filter] = key >> 1;
       this.matchEnd[filter] = end;
+      node = this.firstLive(nodeNext[node]!, at);
     }
   }
 

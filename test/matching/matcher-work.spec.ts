@@ -42,6 +42,7 @@ const SHAPES: Record<string, { filters: MatchableFilter[]; text: string }> = {
   'a chain of .a (boundary after every unit) against .a x 4,000': { filters: [filterOf(chain('.a', 256, true)), NEVER], text: '.a'.repeat(4000) },
   'the chain spread over 512 filters': { filters: [...chain('a', 512, false).map((k) => filterOf([k])), NEVER], text: 'a'.repeat(8000) },
   'one keyword in 500 filters': { filters: [...Array.from({ length: 500 }, () => filterOf([['ab', true]])), NEVER], text: 'ab '.repeat(3000) },
+  'one keyword in 500 filters, starting inside ß': { filters: [...Array.from({ length: 500 }, () => filterOf([['s', false]])), NEVER], text: 'ß'.repeat(4000) },
   'shared prefixes': {
     filters: [filterOf(Array.from({ length: 300 }, (_, k) => [`abc${'d'.repeat(k)}e`, false] as const)), NEVER],
     text: `abc${'d'.repeat(400)}`.repeat(20),
