@@ -1,6 +1,6 @@
 import type { SettingHelp } from './shared/process-help.ts';
 
-/** Every variable loadConfig reads, for the --help of the API and projector processes (README "Configuration"). */
+/** Every variable loadConfig reads, for the --help of the API and projector processes (docs/operations.md "Configuration"). */
 export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'PORT', fallback: '3000', meaning: 'HTTP port (0: the OS chooses)' },
   { name: 'HOST', fallback: '0.0.0.0', meaning: 'HTTP address' },

@@ -52,7 +52,7 @@ function corsOrigins(settings: Settings): '*' | readonly string[] {
   return list.map((origin) => origin.toLowerCase());
 }
 
-/** The HTTP API's and the projector's settings (README "Configuration", "Production topology"). */
+/** The HTTP API's and the projector's settings (docs/operations.md "Configuration", docs/production.md). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const settings = new Settings(env);
   return {
