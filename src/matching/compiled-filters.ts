@@ -1,6 +1,7 @@
 import { foldString } from './case-folding.ts';
 import { filterResultFilterJson, type FilterResult, type FilterResultFilter } from './filter-result.ts';
 import { KeywordAutomaton } from './keyword-automaton.ts';
+import type { KeywordScan } from './keyword-scan.ts';
 import type { AutomatonKeyword } from './keyword-automaton-build.ts';
 import { runAtOnce, runInSlices, WORK_PER_STEP, type Steps } from './paced-steps.ts';
 import { searchableText, type MatchableStatus } from './searchable-text.ts';
@@ -106,17 +107,26 @@ export class CompiledFilters {
 
   /** The FilterResults of one status, in filter order; empty when no filter applies. */
   match(status: MatchableStatus, options: MatchOptions): FilterResult[] {
-    return runAtOnce(this.matchSteps(status, options));
+    if (this.filters.length === 0) return [];
+    const text = this.keywordCount > 0 ? searchableText(status) : '';
+    const scan = text !== '' ? this.automaton.startScan(text) : null;
+    scan?.advance(Infinity);
+    return this.results(status, options, text, scan);
   }
 
   /** As match, yielding every SCAN_BUDGET units of work (see KeywordScan). */
   *matchSteps(status: MatchableStatus, options: MatchOptions): Steps<FilterResult[]> {
-    const { filters, automaton } = this;
-    const results: FilterResult[] = [];
-    if (filters.length === 0) return results;
+    if (this.filters.length === 0) return [];
     const text = this.keywordCount > 0 ? searchableText(status) : '';
-    const scan = text !== '' ? automaton.startScan(text) : null;
+    const scan = text !== '' ? this.automaton.startScan(text) : null;
     if (scan) while (!scan.advance(SCAN_BUDGET)) yield;
+    return this.results(status, options, text, scan);
+  }
+
+  /** The results from a finished scan of the status's text (null: no keywords), which goes back to the automaton. */
+  private results(status: MatchableStatus, options: MatchOptions, text: string, scan: KeywordScan | null): FilterResult[] {
+    const { filters } = this;
+    const results: FilterResult[] = [];
     for (let f = 0; f < filters.length; f++) {
       const filter = filters[f]!;
       if (!isActive(filter.expiresAt, options.now)) continue;
@@ -127,7 +137,7 @@ export class CompiledFilters {
       if (keywordMatches === null && (statusMatches === null || statusMatches.length === 0)) continue;
       results.push({ filter: filter.json, keyword_matches: keywordMatches, status_matches: statusMatches });
     }
-    if (scan) automaton.release(scan);
+    if (scan) this.automaton.release(scan);
     return results;
   }
 }
