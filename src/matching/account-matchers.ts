@@ -16,7 +16,7 @@ export interface AccountMatchersOptions {
   /**
    * The most one account's matcher may hold and still be cached: a larger one is used for its request
    * and dropped, so that it never pushes out more than this share of the other accounts' matchers.
-   * Default: an eighth of maxSize.
+   * Default: a quarter of maxSize, more than the largest matcher the filter limits allow (about 7 MiB).
    */
   readonly maxEntrySize?: number;
   readonly now?: () => number;
@@ -54,7 +54,7 @@ export class AccountMatchers {
     options: AccountMatchersOptions = {},
   ) {
     this.maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
-    this.maxEntrySize = options.maxEntrySize ?? Math.floor(this.maxSize / 8);
+    this.maxEntrySize = options.maxEntrySize ?? Math.floor(this.maxSize / 4);
     this.now = options.now ?? Date.now;
   }
 
