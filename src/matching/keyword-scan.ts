@@ -147,24 +147,28 @@ export class KeywordScan {
   private report(state: number, at: number, end: number): void {
     const { ring, ringMask, bestAt, bestKey, bestOrder } = this;
     const { nodeFilter, nodeOrder, nodeLength, nodeNext, outHead, groupEnd } = this.parts;
-    let node = this.firstLive(outHead[state]!, at);
+    let node = outHead[state]!;
     while (node >= 0) {
-      const filter = nodeFilter[node]!;
       const startAt = at - nodeLength[node]!;
       const key = ring[startAt & ringMask]!;
       if (key & 1) {
         // Inside a character's full folding: so is every node of this state (one length), skipped at once.
         this.work++;
-        node = this.firstLive(groupEnd[node]!, at);
+        node = groupEnd[node]!;
         continue;
       }
+      if (this.isSpent(node, at)) {
+        node = this.firstLive(node, at);
+        continue;
+      }
+      const filter = nodeFilter[node]!;
       if (bestAt[filter]! < 0 && --this.undecided === 0) this.stopAfter = this.latestStart(startAt) + this.parts.longest + 1;
       bestAt[filter] = startAt;
       bestKey[filter] = key;
       bestOrder[filter] = nodeOrder[node]!;
       this.matchStart[filter] = key >> 1;
       this.matchEnd[filter] = end;
-      node = this.firstLive(nodeNext[node]!, at);
+      node = nodeNext[node]!;
     }
   }
 
