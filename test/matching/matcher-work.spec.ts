@@ -101,3 +101,23 @@ describe('a slow scan is cut into steps', () => {
     assert.ok(yields >= 100, `${yields} yields`);
   });
 });
+
+describe('scans of one matcher at once', () => {
+  it('keep their own state when two statuses are scanned step by step, interleaved', () => {
+    const chain = Array.from({ length: 256 }, (_, k) => ['s'.repeat(2 * k + 1), false] as const);
+    const compiled = CompiledFilters.compile([filterOf(chain), filterOf([['apple', true]])], NOW);
+    const first = compiled.matchSteps({ id: '1', spoiler_text: `${'ß'.repeat(5000)} s apple` }, { now: NOW });
+    const second = compiled.matchSteps({ id: '2', spoiler_text: `${'ß'.repeat(5000)} pear` }, { now: NOW });
+    let one = first.next();
+    let two = second.next();
+    while (!one.done || !two.done) {
+      if (!one.done) one = first.next();
+      if (!two.done) two = second.next();
+    }
+    assert.deepEqual(
+      one.value.map((r) => r.keyword_matches),
+      [['s'], ['apple']],
+    );
+    assert.deepEqual(two.value, []);
+  });
+});
