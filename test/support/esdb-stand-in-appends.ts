@@ -72,34 +72,36 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
       const message = req.getProposedMessage();
       if (message) proposed.push(toProposed(message));
     });
-    call.on('end', () => through(gate, () => {
-      if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
-      // Streams.Append.cs: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy(), status UNAVAILABLE.
-      if (gate.refuse) return done({ code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE[gate.refuse] });
-      // grpc-js ends a call whose deadline passed; a held write is then never made.
-      if (call.cancelled) return;
-      const expected: Expected = options.hasRevision()
-        ? { kind: 'revision', revision: BigInt(options.getRevision()) }
-        : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
-      const outcome = log.append(streamNameOf(options.getStreamIdentifier()), expected, proposed);
-      const response = new pb.AppendResp();
-      if (outcome.ok) {
-        // The last event's position; commit and prepare are equal (see esdb-stand-in-log.ts).
-        const at = outcome.position.toString();
-        const position = new pb.AppendResp.Position().setCommitPosition(at).setPreparePosition(at);
-        return done(null, response.setSuccess(new pb.AppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position)));
-      }
-      if (outcome.reason === 'stream_deleted') return done(streamDeleted(streamNameOf(options.getStreamIdentifier())));
-      // A wrong expected revision is answered inside AppendResp, not with a gRPC error status.
-      const wrong = new pb.AppendResp.WrongExpectedVersion();
-      if (outcome.current === null) wrong.setCurrentNoStream(new shared.Empty());
-      else wrong.setCurrentRevision(outcome.current.toString());
-      if (expected.kind === 'revision') wrong.setExpectedRevision(expected.revision.toString());
-      else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new shared.Empty());
-      else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new shared.Empty());
-      else wrong.setExpectedAny(new shared.Empty());
-      done(null, response.setWrongExpectedVersion(wrong));
-    }));
+    call.on('end', () =>
+      through(gate, () => {
+        if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
+        // Streams.Append.cs: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy(), status UNAVAILABLE.
+        if (gate.refuse) return done({ code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE[gate.refuse] });
+        // grpc-js ends a call whose deadline passed; a held write is then never made.
+        if (call.cancelled) return;
+        const expected: Expected = options.hasRevision()
+          ? { kind: 'revision', revision: BigInt(options.getRevision()) }
+          : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
+        const outcome = log.append(streamNameOf(options.getStreamIdentifier()), expected, proposed);
+        const response = new pb.AppendResp();
+        if (outcome.ok) {
+          // The last event's position; commit and prepare are equal (see esdb-stand-in-log.ts).
+          const at = outcome.position.toString();
+          const position = new pb.AppendResp.Position().setCommitPosition(at).setPreparePosition(at);
+          return done(null, response.setSuccess(new pb.AppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position)));
+        }
+        if (outcome.reason === 'stream_deleted') return done(streamDeleted(streamNameOf(options.getStreamIdentifier())));
+        // A wrong expected revision is answered inside AppendResp, not with a gRPC error status.
+        const wrong = new pb.AppendResp.WrongExpectedVersion();
+        if (outcome.current === null) wrong.setCurrentNoStream(new shared.Empty());
+        else wrong.setCurrentRevision(outcome.current.toString());
+        if (expected.kind === 'revision') wrong.setExpectedRevision(expected.revision.toString());
+        else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new shared.Empty());
+        else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new shared.Empty());
+        else wrong.setExpectedAny(new shared.Empty());
+        done(null, response.setWrongExpectedVersion(wrong));
+      }),
+    );
   };
 }
 
@@ -136,7 +138,8 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
         const response = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
         const stream = streamNameOf(options.getStreamIdentifier());
         if (gate.refuse) return void call.write(response.setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[gate.refuse], new Empty(), 'google.protobuf.Empty')));
-        if (Date.now() > deadline) return void call.write(response.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
+        if (Date.now() > deadline)
+          return void call.write(response.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
         served.BatchAppend += 1;
         const expected: Expected = options.hasStreamPosition()
           ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }

@@ -71,7 +71,13 @@ export class StandInLog {
   constructor() {
     // A real log never starts with this project's events: system records come first.
     this.append('$stand-in-epoch', { kind: 'no_stream' }, [
-      { id: '00000000-0000-0000-0000-000000000001', type: '$epoch', contentType: 'application/json', data: Buffer.from('{}'), customMetadata: new Uint8Array() },
+      {
+        id: '00000000-0000-0000-0000-000000000001',
+        type: '$epoch',
+        contentType: 'application/json',
+        data: Buffer.from('{}'),
+        customMetadata: new Uint8Array(),
+      },
     ]);
   }
 
@@ -130,7 +136,13 @@ export class StandInLog {
 
   /** A hard delete: a tombstone record, after which the stream takes no appends and cannot be read. */
   tombstone(stream: string): void {
-    const record = this.write(stream, { id: crypto.randomUUID(), type: TOMBSTONE_TYPE, contentType: 'application/octet-stream', data: new Uint8Array(), customMetadata: new Uint8Array() });
+    const record = this.write(stream, {
+      id: crypto.randomUUID(),
+      type: TOMBSTONE_TYPE,
+      contentType: 'application/octet-stream',
+      data: new Uint8Array(),
+      customMetadata: new Uint8Array(),
+    });
     this.tombstoned.add(stream);
     for (const listener of [...this.listeners]) listener([record]);
   }
@@ -145,7 +157,14 @@ export class StandInLog {
     const events = this.streams.get(stream) ?? [];
     this.streams.set(stream, events);
     const at = this.offset;
-    const stored: StoredEvent = { ...event, stream, revision: (events.at(-1)?.revision ?? -1n) + 1n, commit: at, prepare: at, created: BigInt(Date.now()) * 10_000n };
+    const stored: StoredEvent = {
+      ...event,
+      stream,
+      revision: (events.at(-1)?.revision ?? -1n) + 1n,
+      commit: at,
+      prepare: at,
+      created: BigInt(Date.now()) * 10_000n,
+    };
     this.offset += RECORD_OVERHEAD + BigInt(stream.length + event.type.length + event.data.length + event.customMetadata.length);
     events.push(stored);
     this.events.push(stored);

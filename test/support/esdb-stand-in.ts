@@ -124,7 +124,9 @@ export class EsdbStandIn {
   otherApplication(events: number, payload = 200): void {
     const data = Buffer.from(JSON.stringify({ padding: 'x'.repeat(payload) }));
     for (let i = 0; i < events; i += 1) {
-      this.log.append(`orders-${i % 97}`, { kind: 'any' }, [{ id: randomUUID(), type: 'OrderPlaced', contentType: 'application/json', data, customMetadata: new Uint8Array() }]);
+      this.log.append(`orders-${i % 97}`, { kind: 'any' }, [
+        { id: randomUUID(), type: 'OrderPlaced', contentType: 'application/json', data, customMetadata: new Uint8Array() },
+      ]);
     }
   }
 
@@ -138,7 +140,7 @@ export class EsdbStandIn {
   private project(appended: readonly StoredEvent[]): void {
     for (const event of appended) {
       if (event.stream.startsWith('$') || event.type.startsWith('$')) continue;
-      const link = (stream: string) => ({
+      const link = () => ({
         id: randomUUID(),
         type: '$>',
         contentType: 'application/octet-stream',
@@ -146,8 +148,8 @@ export class EsdbStandIn {
         customMetadata: Buffer.from(JSON.stringify({ $o: event.stream, $causedBy: event.id })),
       });
       const category = event.stream.split('-')[0]!;
-      this.log.append(`$ce-${category}`, { kind: 'any' }, [link(`$ce-${category}`)]);
-      this.log.append(`$et-${event.type}`, { kind: 'any' }, [link(`$et-${event.type}`)]);
+      this.log.append(`$ce-${category}`, { kind: 'any' }, [link()]);
+      this.log.append(`$et-${event.type}`, { kind: 'any' }, [link()]);
       this.projected += 1;
       if (this.projected % PROJECTION_CHECKPOINT_EVERY === 0) {
         const checkpoint = Buffer.from(JSON.stringify({ $c: event.commit.toString(), $p: event.prepare.toString() }));
@@ -174,7 +176,12 @@ export class EsdbStandIn {
       }
       const head = this.log.head(name)!;
       const from = stream.hasRevision() ? BigInt(stream.getRevision()) : stream.hasEnd() || backwards ? head : 0n;
-      const events = backwards ? this.log.stream(name, 0n).filter((e) => e.revision <= from).reverse() : this.log.stream(name, from);
+      const events = backwards
+        ? this.log
+            .stream(name, 0n)
+            .filter((e) => e.revision <= from)
+            .reverse()
+        : this.log.stream(name, from);
       return void this.send(call, events.slice(0, count), false);
     }
     // A read of $all starts at the position it is given, inclusively, which must be a record boundary.
@@ -189,7 +196,12 @@ export class EsdbStandIn {
   }
 
   /** Sends a page, then yields to the event loop, so a cancelled or timed-out read stops being served. */
-  private async sendAll(call: ServerWritableStream<Streams.ReadReq, Streams.ReadResp>, events: readonly StoredEvent[], keep: (e: StoredEvent) => boolean, count: number) {
+  private async sendAll(
+    call: ServerWritableStream<Streams.ReadReq, Streams.ReadResp>,
+    events: readonly StoredEvent[],
+    keep: (e: StoredEvent) => boolean,
+    count: number,
+  ) {
     let sent = 0;
     for (let i = 0; i < events.length && sent < count; i += 1) {
       if (i % PAGE === 0 && i > 0) await new Promise((resolve) => setImmediate(resolve));

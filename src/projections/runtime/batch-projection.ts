@@ -35,8 +35,19 @@ export class PendingBatch {
   /** How many of them the batch changed: what it has to store. */
   changed = 0;
   readonly announcements: string[] = [];
+  /** Whether the commit being folded has changed a view so far. */
+  commitChanged = false;
   events = 0;
   last: bigint | null = null;
+}
+
+/** An event whose stored bytes could not be decoded: it cannot be folded, so it is parked. */
+export class UndecodableEventError extends Error {
+  override readonly name = 'UndecodableEventError';
+
+  constructor(event: RecordedEvent) {
+    super(`event ${event.eventId} (${event.type}) in ${event.streamName} cannot be decoded: ${event.undecodable}`);
+  }
 }
 
 const endsCommit = (metadata: unknown): boolean => {
@@ -79,6 +90,7 @@ export class BatchProjection {
     for (let i = 0; i < events.length; i += 1) {
       const slot = slots[i] ?? null;
       const recorded = events[i]!;
+      if (slot !== null && recorded.undecodable !== undefined) throw new UndecodableEventError(recorded);
       const event = slot === null ? null : readFilterEvent(recorded);
       if (slot === null || event === null) continue;
       const before = slot.view;
@@ -94,8 +106,13 @@ export class BatchProjection {
         slot.view = after;
         if (!slot.changed) pending.changed += 1;
         slot.changed = true;
+        pending.commitChanged = true;
       }
-      if (endsCommit(recorded.metadata)) announcements.push(after.accountId);
+      // A commit read again (a checkpoint from before a restart or upgrade) changes nothing: nothing to announce.
+      if (endsCommit(recorded.metadata)) {
+        if (pending.commitChanged) announcements.push(after.accountId);
+        pending.commitChanged = false;
+      }
     }
     pending.events += events.length;
     pending.last = events.at(-1)?.position ?? pending.last;
@@ -115,6 +132,11 @@ export class BatchProjection {
     await this.reads.applyBatch({ projection: this.projection, position, views, parked, previous });
     for (const view of views) this.cache.remember(view);
     return { position, announcements: pending.announcements, events: pending.events, views: views.length };
+  }
+
+  /** Moves the checkpoint over a stretch of the log that holds none of this projection's events. */
+  async skipTo(position: bigint): Promise<void> {
+    await this.reads.applyBatch({ projection: this.projection, position, views: [], parked: [] });
   }
 
   /** Stores only parked events and moves the checkpoint past them. */
