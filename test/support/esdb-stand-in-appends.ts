@@ -134,12 +134,24 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
       pending.delete(id);
       const options = entry.options;
       const deadline = options.hasDeadline() ? options.getDeadline()!.toDate().getTime() : Infinity;
+      const timeout = () => new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
+      // Streams.BatchAppend.cs: a write still pending at its deadline is answered Status.Timeout then, and dropped.
+      let timedOut = false;
+      const timer = Number.isFinite(deadline)
+        ? setTimeout(
+            () => {
+              timedOut = true;
+              call.write(timeout().setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
+            },
+            Math.max(0, deadline - Date.now()),
+          )
+        : null;
       through(gate, () => {
-        const response = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
+        if (timer) clearTimeout(timer);
+        if (timedOut) return;
+        const response = timeout();
         const stream = streamNameOf(options.getStreamIdentifier());
         if (gate.refuse) return void call.write(response.setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[gate.refuse], new Empty(), 'google.protobuf.Empty')));
-        if (Date.now() > deadline)
-          return void call.write(response.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
         served.BatchAppend += 1;
         const expected: Expected = options.hasStreamPosition()
           ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }

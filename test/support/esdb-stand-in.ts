@@ -162,14 +162,14 @@ export class EsdbStandIn {
 
   private read(call: ServerWritableStream<Streams.ReadReq, Streams.ReadResp>): void {
     const options = call.request.getOptions();
-    if (!options) return void call.destroy(failure(status.INVALID_ARGUMENT, 'a read needs options'));
+    if (!options) return void call.emit('error', failure(status.INVALID_ARGUMENT, 'a read needs options'));
     const backwards = options.getReadDirection() === pb.ReadReq.Options.ReadDirection.BACKWARDS;
     if (options.hasSubscription()) return this.subscribe(call, options);
     const count = options.hasCount() ? Number(options.getCount()) : Number.MAX_SAFE_INTEGER;
     if (options.hasStream()) {
       const stream = options.getStream()!;
       const name = streamNameOf(stream.getStreamIdentifier());
-      if (this.log.isDeleted(name)) return void call.destroy(streamDeleted(name));
+      if (this.log.isDeleted(name)) return void call.emit('error', streamDeleted(name));
       if (this.log.head(name) === null) {
         call.write(new pb.ReadResp().setStreamNotFound(new pb.ReadResp.StreamNotFound().setStreamIdentifier(stream.getStreamIdentifier())));
         return void call.end();
@@ -187,7 +187,7 @@ export class EsdbStandIn {
     // A read of $all starts at the position it is given, inclusively, which must be a record boundary.
     const from = allStart(options);
     const start = from === 'start' ? 0 : from === 'end' ? this.log.events.length : this.log.indexAt(from);
-    if (start === null) return void call.destroy(failure(status.INVALID_ARGUMENT, 'Trying to read from an invalid position.'));
+    if (start === null) return void call.emit('error', failure(status.INVALID_ARGUMENT, 'Trying to read from an invalid position.'));
     const keep = filterOf(options);
     const events = backwards ? this.log.events.slice(0, from === 'start' ? this.log.events.length : start).reverse() : this.log.events.slice(start);
     this.openReads.add(call);
@@ -229,12 +229,12 @@ export class EsdbStandIn {
    * checkpoint over events the filter left out. Live events are pushed after the append has returned.
    */
   private subscribe(call: ServerWritableStream<Streams.ReadReq, Streams.ReadResp>, options: ReadOptions): void {
-    if (!options.hasAll()) return void call.destroy(failure(status.UNIMPLEMENTED, 'the stand-in subscribes to $all only'));
+    if (!options.hasAll()) return void call.emit('error', failure(status.UNIMPLEMENTED, 'the stand-in subscribes to $all only'));
     const keep = filterOf(options);
     const from = allStart(options);
     const start = from === 'start' ? 0 : from === 'end' ? this.log.events.length : this.log.indexAt(from);
     call.write(new pb.ReadResp().setConfirmation(new pb.ReadResp.SubscriptionConfirmation().setSubscriptionId(randomUUID())));
-    if (start === null) return void call.destroy(failure(status.INVALID_ARGUMENT, 'Trying to read from an invalid position.'));
+    if (start === null) return void call.emit('error', failure(status.INVALID_ARGUMENT, 'Trying to read from an invalid position.'));
     const filter = options.hasFilter() ? options.getFilter()! : null;
     const every = filter ? (filter.hasMax() ? filter.getMax() : 32) * Math.max(1, filter.getCheckpointintervalmultiplier()) : Infinity;
     let scanned = 0;
