@@ -17,7 +17,7 @@ describe('EventStoreDB adapter: errors the client raises, in the port’s words'
     for (const error of [new UnknownError(undefined, 'Could not recognize Server Is Not Ready'), new CancelledError()]) {
       const translated = translateEsdbError(error);
       assert.ok(translated instanceof EventStoreUnavailableError, String(error));
-      assert.equal((translated as EventStoreUnavailableError).reason, 'unreachable');
+      assert.equal(translated.reason, 'unreachable');
     }
   });
 
