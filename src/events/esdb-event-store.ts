@@ -12,6 +12,8 @@ import {
   type JSONType,
   type ReadPosition,
 } from '@eventstore/db-client';
+import type { AccountStreams } from './account-streams.ts';
+import { EsdbAccountIndex } from './esdb-account-index.ts';
 import { EsdbAppendWatch } from './esdb-append-watch.ts';
 import { toRecorded } from './esdb-decode.ts';
 import { translateEsdbError } from './esdb-errors.ts';
@@ -47,12 +49,14 @@ export function toClientRevision(expected: ExpectedRevision): AppendExpectedRevi
  * are full $all positions (commit and prepare, packed by esdb-position.ts). The client reconnects by
  * itself for calls; `onAppend` is esdb-append-watch.ts.
  */
-export class EsdbEventStore implements EventStore {
+export class EsdbEventStore implements EventStore, AccountStreams {
   private readonly appends: EsdbAppendWatch;
   private readonly gap = new ScannedGap();
+  private readonly accounts: EsdbAccountIndex;
 
   constructor(readonly client: EventStoreDBClient) {
     this.appends = new EsdbAppendWatch(client, STREAM_PREFIX);
+    this.accounts = new EsdbAccountIndex(client, (name) => this.readStream(name));
   }
 
   static connect(url: string): EsdbEventStore {
@@ -67,6 +71,7 @@ export class EsdbEventStore implements EventStore {
    */
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
+    await this.accounts.record(streamName, events);
     const data = events.map((e) => jsonEvent({ ...(e.eventId ? { id: e.eventId } : {}), type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
     let result: ClientAppendResult;
     try {
@@ -140,6 +145,11 @@ export class EsdbEventStore implements EventStore {
     const last = found.at(-1)?.position ?? floor;
     if (scanned !== null && scanned > last) this.gap.scanned(last, scanned);
     return Object.assign(found, { scannedTo: this.gap.endFrom(last) ?? last });
+  }
+
+  /** Per-account reads through the account streams (esdb-account-index.ts), not $all. */
+  readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
+    return this.accounts.readAccountEvents(accountId);
   }
 
   onAppend(listener: () => void): () => void {
