@@ -65,6 +65,7 @@ export class StandInLog {
   readonly events: StoredEvent[] = [];
   private readonly streams = new Map<string, StoredEvent[]>();
   private readonly tombstoned = new Set<string>();
+  private readonly byId = new Map<string, StoredEvent>();
   private readonly listeners = new Set<(appended: readonly StoredEvent[]) => void>();
   private offset = 0n;
 
@@ -168,7 +169,13 @@ export class StandInLog {
     this.offset += RECORD_OVERHEAD + BigInt(stream.length + event.type.length + event.data.length + event.customMetadata.length);
     events.push(stored);
     this.events.push(stored);
+    this.byId.set(stored.id, stored);
     return stored;
+  }
+
+  private streamIndexOf(stream: string, id: string): number {
+    const found = this.byId.get(id);
+    return found?.stream === stream ? Number(found.revision) : -1;
   }
 
   /**
@@ -185,7 +192,7 @@ export class StandInLog {
         : expected.kind === 'no_stream'
           ? 0
           : expected.kind === 'any'
-            ? events.findIndex((e) => e.id === proposed[0]!.id)
+            ? this.streamIndexOf(stream, proposed[0]!.id)
             : -1;
     if (start < 0 || events[start]?.id !== proposed[0]!.id) return null;
     const written = events.slice(start, start + proposed.length);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Metadata, Server, ServerCredentials, status, type ServerWritableStream } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status, type ServerWritableStream } from '@grpc/grpc-js';
 import type * as StreamsGrpc from '@eventstore/db-client/generated/streams_grpc_pb.js';
 import type * as FeaturesGrpc from '@eventstore/db-client/generated/serverfeatures_grpc_pb.js';
 import type * as Streams from '@eventstore/db-client/generated/streams_pb.js';
-import type * as Shared from '@eventstore/db-client/generated/shared_pb.js';
 import { append, batchAppend, supportedMethods, type Served, type WriteGate } from './esdb-stand-in-appends.ts';
-import { StandInLog, type LogPosition, type StoredEvent } from './esdb-stand-in-log.ts';
+import { StandInLog, type StoredEvent } from './esdb-stand-in-log.ts';
+import { allStart, checkpointAt, failure, filterOf, streamDeleted, streamNameOf, toReadResp, type ReadOptions } from './esdb-stand-in-messages.ts';
 
 // The service definitions and messages @eventstore/db-client itself speaks, generated from EventStoreDB's
 // .proto files (the package ships the generated code, not the .proto files).
@@ -14,37 +14,6 @@ const require = createRequire(import.meta.url);
 const { StreamsService } = require('@eventstore/db-client/generated/streams_grpc_pb.js') as typeof StreamsGrpc;
 const { ServerFeaturesService } = require('@eventstore/db-client/generated/serverfeatures_grpc_pb.js') as typeof FeaturesGrpc;
 const pb = require('@eventstore/db-client/generated/streams_pb.js') as typeof Streams;
-const shared = require('@eventstore/db-client/generated/shared_pb.js') as typeof Shared;
-
-type ReadOptions = Streams.ReadReq.Options;
-
-const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
-const streamNameOf = (id: Shared.StreamIdentifier | undefined) => text(id?.getStreamName_asU8() ?? new Uint8Array());
-
-function toReadResp(event: StoredEvent): Streams.ReadResp {
-  const recorded = new pb.ReadResp.ReadEvent.RecordedEvent();
-  recorded.setId(new shared.UUID().setString(event.id));
-  recorded.setStreamIdentifier(new shared.StreamIdentifier().setStreamName(Buffer.from(event.stream, 'utf8')));
-  recorded.setStreamRevision(event.revision.toString());
-  recorded.setCommitPosition(event.commit.toString());
-  recorded.setPreparePosition(event.prepare.toString());
-  recorded.getMetadataMap().set('type', event.type).set('content-type', event.contentType).set('created', event.created.toString());
-  recorded.setCustomMetadata(event.customMetadata);
-  recorded.setData(event.data);
-  const read = new pb.ReadResp.ReadEvent().setEvent(recorded).setCommitPosition(event.commit.toString());
-  return new pb.ReadResp().setEvent(read);
-}
-
-/** The filter of a filtered $all read or subscription: stream-name or event-type prefixes or a regex. */
-function filterOf(options: ReadOptions): (event: StoredEvent) => boolean {
-  if (!options.hasFilter()) return () => true;
-  const filter = options.getFilter()!;
-  const expression = filter.hasStreamIdentifier() ? filter.getStreamIdentifier()! : filter.getEventType()!;
-  const field = (event: StoredEvent) => (filter.hasStreamIdentifier() ? event.stream : event.type);
-  const prefixes = expression.getPrefixList();
-  const regex = expression.getRegex() ? new RegExp(expression.getRegex()) : null;
-  return (event) => (prefixes.length === 0 || prefixes.some((p) => field(event).startsWith(p))) && (!regex || regex.test(field(event)));
-}
 
 /** Which append call the client is led to use: a 21.10+ server advertises BatchAppend, older ones do not. */
 export type AppendCall = 'BatchAppend' | 'Append';
@@ -257,26 +226,4 @@ export class EsdbStandIn {
       this.calls.delete(call);
     });
   }
-}
-
-const checkpointAt = (position: bigint) =>
-  new pb.ReadResp().setCheckpoint(new pb.ReadResp.Checkpoint().setCommitPosition(position.toString()).setPreparePosition(position.toString()));
-
-function failure(code: status, details: string, metadata = new Metadata()) {
-  return Object.assign(new Error(details), { code, details, metadata });
-}
-
-/** RpcExceptions.StreamDeleted (v24.10.0): FAILED_PRECONDITION naming the exception in the trailers. */
-function streamDeleted(stream: string) {
-  const metadata = new Metadata();
-  metadata.set('exception', 'stream-deleted');
-  metadata.set('stream-name', stream);
-  return failure(status.FAILED_PRECONDITION, `Event stream '${stream}' is deleted.`, metadata);
-}
-
-function allStart(options: ReadOptions): LogPosition | 'start' | 'end' {
-  const all = options.getAll();
-  if (all?.hasEnd()) return 'end';
-  const position = all?.getPosition();
-  return position ? { commit: BigInt(position.getCommitPosition()), prepare: BigInt(position.getPreparePosition()) } : 'start';
 }
