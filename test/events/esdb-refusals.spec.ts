@@ -89,3 +89,44 @@ describe('EventStoreDB adapter: a write held past its deadline (protocol stand-i
     }
   });
 });
+
+// A secured node (TLS, users, ACLs) by the gRPC protocol STAND-IN (not a server).
+describe('the service on a secured EventStoreDB (protocol stand-in, not a server)', function () {
+  this.timeout(30_000);
+  let standIn: EsdbStandIn;
+  const services: RunningService[] = [];
+  const serviceAs = async (user: string) => {
+    const dataDir = scratchDir();
+    const service = await startService({
+      config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', EVENTSTORE_URL: standIn.urlAs(user) }),
+      logger: silentLogger,
+    });
+    services.push(service);
+    return { service, token: (await newOwner(dataDir)).token };
+  };
+  before(async () => {
+    standIn = await EsdbStandIn.start({ secure: true });
+  });
+  after(async () => {
+    await Promise.all(services.map((s) => s.close()));
+    await standIn.stop();
+  });
+
+  it('names access denied as its own /health reason when its user may not read $all', async () => {
+    const { service } = await serviceAs('ops');
+    const health = await fetch(`${service.url}/health`);
+    const body = (await health.json()) as { problems: Array<{ reason: string; detail?: string }> };
+    assert.equal(health.status, 503);
+    const problem = body.problems.find((p) => p.reason === 'event_store_access_denied');
+    assert.ok(problem, JSON.stringify(body.problems));
+    assert.match(problem.detail ?? '', /\$all/);
+    assert.ok(!body.problems.some((p) => p.reason === 'event_store_unreachable'));
+  });
+
+  it('works over TLS as an $admins member', async () => {
+    const { service, token } = await serviceAs('admin');
+    const api = filtersApi(service.url, token);
+    assert.equal((await api.post('/api/v2/filters', filter)).status, 200);
+    assert.equal((await api.get('/api/v2/filters')).body.length, 1);
+  });
+});

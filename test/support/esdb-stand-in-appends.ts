@@ -35,6 +35,8 @@ export interface Served {
 export interface WriteGate {
   refuse: 'not_ready' | 'busy' | null;
   held: Array<() => void> | null;
+  /** A secure node's access check (esdb-stand-in-security.ts): the error to answer with, or null. */
+  check?: (metadata: Metadata, stream: string) => Error | null;
 }
 
 /** ServerNotReady / ServerBusy of src/EventStore.Core/Services/Transport/Grpc/RpcExceptions.cs (v24.10.0). */
@@ -75,6 +77,8 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
     call.on('end', () =>
       through(gate, () => {
         if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
+        const denied = gate.check?.(call.metadata, streamNameOf(options.getStreamIdentifier()));
+        if (denied) return done(denied);
         // Streams.Append.cs: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy(), status UNAVAILABLE.
         if (gate.refuse) return done({ code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE[gate.refuse] });
         // grpc-js ends a call whose deadline passed; a held write is then never made.
@@ -152,6 +156,11 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
         const response = timeout();
         const stream = streamNameOf(options.getStreamIdentifier());
         if (gate.refuse) return void call.write(response.setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[gate.refuse], new Empty(), 'google.protobuf.Empty')));
+        // Status.AccessDenied (Status.cs): PERMISSION_DENIED with an AccessDenied detail.
+        if (gate.check?.(call.metadata, stream))
+          return void call.write(
+            response.setError(failure(status.PERMISSION_DENIED, 'AccessDenied', new shared.AccessDenied(), 'event_store.client.AccessDenied')),
+          );
         served.BatchAppend += 1;
         const expected: Expected = options.hasStreamPosition()
           ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Server, ServerCredentials, status, type ServerWritableStream } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status, type Metadata, type ServerWritableStream } from '@grpc/grpc-js';
 import type * as StreamsGrpc from '@eventstore/db-client/generated/streams_grpc_pb.js';
 import type * as FeaturesGrpc from '@eventstore/db-client/generated/serverfeatures_grpc_pb.js';
 import type * as Streams from '@eventstore/db-client/generated/streams_pb.js';
 import { append, batchAppend, supportedMethods, type Served, type WriteGate } from './esdb-stand-in-appends.ts';
 import { StandInLog, type StoredEvent } from './esdb-stand-in-log.ts';
+import { checkAccess, STAND_IN_USERS, standInTls, type Tls } from './esdb-stand-in-security.ts';
 import { allStart, checkpointAt, failure, filterOf, streamDeleted, streamNameOf, toReadResp, type ReadOptions } from './esdb-stand-in-messages.ts';
 
 // The service definitions and messages @eventstore/db-client itself speaks, generated from EventStoreDB's
@@ -27,6 +28,8 @@ export interface StandInOptions {
    * the append they follow, as the projections subsystem does.
    */
   readonly systemProjections?: boolean;
+  /** TLS and users, as a secure node (esdb-stand-in-security.ts); insecure, as `--insecure`, otherwise. */
+  readonly secure?: boolean;
 }
 
 /** Records the stand-in sends per read or subscription page before it yields to the event loop. */
@@ -55,11 +58,14 @@ export class EsdbStandIn {
   private readonly server = new Server();
   private readonly calls = new Set<{ end(): void }>();
   private port = 0;
+  private tls: Tls | null = null;
   private projected = 0;
 
   static async start(options: StandInOptions | AppendCall = {}): Promise<EsdbStandIn> {
-    const { appendCall = 'BatchAppend', systemProjections = false } = typeof options === 'string' ? { appendCall: options } : options;
+    const { appendCall = 'BatchAppend', systemProjections = false, secure = false } = typeof options === 'string' ? { appendCall: options } : options;
     const standIn = new EsdbStandIn();
+    standIn.tls = secure ? standInTls() : null;
+    if (secure) standIn.gate.check = (metadata, stream) => standIn.denied({ metadata }, stream);
     standIn.server.addService(StreamsService, {
       append: append(standIn.log, standIn.served, standIn.gate),
       batchAppend: batchAppend(standIn.log, standIn.calls, standIn.served, standIn.gate),
@@ -68,14 +74,37 @@ export class EsdbStandIn {
     if (appendCall === 'BatchAppend') standIn.server.addService(ServerFeaturesService, { getSupportedMethods: supportedMethods('24.10.0-stand-in') });
     if (systemProjections) standIn.log.watch((appended) => setImmediate(() => standIn.project(appended)));
     standIn.port = await new Promise<number>((resolve, reject) =>
-      standIn.server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+      standIn.server.bindAsync('127.0.0.1:0', standIn.tls?.credentials ?? ServerCredentials.createInsecure(), (error, port) =>
+        error ? reject(error) : resolve(port),
+      ),
     );
     return standIn;
   }
 
-  /** A connection string for @eventstore/db-client, as for an insecure single-node server. */
+  /** A connection string for @eventstore/db-client: insecure, or over TLS as `user` (see STAND_IN_USERS). */
   get url(): string {
-    return `esdb://127.0.0.1:${this.port}?tls=false`;
+    return this.urlAs('admin');
+  }
+
+  urlAs(user: string): string {
+    if (!this.tls) return `esdb://127.0.0.1:${this.port}?tls=false`;
+    return `esdb://${user}:${STAND_IN_USERS[user]?.password ?? 'wrong'}@127.0.0.1:${this.port}?tls=true&tlsCAFile=${encodeURIComponent(this.tls.caFile)}`;
+  }
+
+  /** `host:port` and the CA certificate, for a client made from settings rather than a connection string. */
+  get endpoint(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  get rootCertificate(): Buffer | undefined {
+    return this.tls?.root;
+  }
+
+  /** Null when allowed; else the error to end the call with. Only a secure stand-in checks. */
+  private denied(call: { metadata: Metadata }, stream: string): Error | null {
+    if (!this.tls) return null;
+    const access = checkAccess(call.metadata, stream);
+    return access.ok ? null : access.error;
   }
 
   /** Writes held from now until `release()`; their deadlines keep running. */
@@ -133,6 +162,9 @@ export class EsdbStandIn {
     const options = call.request.getOptions();
     if (!options) return void call.emit('error', failure(status.INVALID_ARGUMENT, 'a read needs options'));
     const backwards = options.getReadDirection() === pb.ReadReq.Options.ReadDirection.BACKWARDS;
+    const target = options.hasStream() ? streamNameOf(options.getStream()!.getStreamIdentifier()) : '$all';
+    const denied = this.denied(call, target);
+    if (denied) return void call.emit('error', denied);
     if (options.hasSubscription()) return this.subscribe(call, options);
     const count = options.hasCount() ? Number(options.getCount()) : Number.MAX_SAFE_INTEGER;
     if (options.hasStream()) {
