@@ -156,6 +156,8 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
         const response = timeout();
         const stream = streamNameOf(options.getStreamIdentifier());
         if (gate.refuse) return void call.write(response.setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[gate.refuse], new Empty(), 'google.protobuf.Empty')));
+        if (Date.now() > deadline)
+          return void call.write(response.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
         // Status.AccessDenied (Status.cs): PERMISSION_DENIED with an AccessDenied detail.
         if (gate.check?.(call.metadata, stream))
           return void call.write(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Server, ServerCredentials, status, type Metadata, type ServerWritableStream } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status, type Metadata, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
 import type * as StreamsGrpc from '@eventstore/db-client/generated/streams_grpc_pb.js';
 import type * as FeaturesGrpc from '@eventstore/db-client/generated/serverfeatures_grpc_pb.js';
 import type * as Streams from '@eventstore/db-client/generated/streams_pb.js';
@@ -70,6 +70,8 @@ export class EsdbStandIn {
       append: append(standIn.log, standIn.served, standIn.gate),
       batchAppend: batchAppend(standIn.log, standIn.calls, standIn.served, standIn.gate),
       read: (call: ServerWritableStream<Streams.ReadReq, Streams.ReadResp>) => standIn.read(call),
+      tombstone: (call: ServerUnaryCall<Streams.TombstoneReq, Streams.TombstoneResp>, done: sendUnaryData<Streams.TombstoneResp>) =>
+        standIn.tombstone(call, done),
     });
     if (appendCall === 'BatchAppend') standIn.server.addService(ServerFeaturesService, { getSupportedMethods: supportedMethods('24.10.0-stand-in') });
     if (systemProjections) standIn.log.watch((appended) => setImmediate(() => standIn.project(appended)));
@@ -98,6 +100,20 @@ export class EsdbStandIn {
 
   get rootCertificate(): Buffer | undefined {
     return this.tls?.root;
+  }
+
+  /**
+   * Streams.Tombstone (Streams.Delete.cs, v24.10.0): a hard delete, answered with the tombstone's position;
+   * a second one is StreamDeleted. The expected revision is not checked here.
+   */
+  private tombstone(call: ServerUnaryCall<Streams.TombstoneReq, Streams.TombstoneResp>, done: sendUnaryData<Streams.TombstoneResp>): void {
+    const name = streamNameOf(call.request.getOptions()?.getStreamIdentifier());
+    const denied = this.denied(call, name);
+    if (denied) return done(denied);
+    if (this.log.isDeleted(name)) return done(streamDeleted(name));
+    this.log.tombstone(name);
+    const at = this.log.events.at(-1)!.prepare.toString();
+    done(null, new pb.TombstoneResp().setPosition(new pb.TombstoneResp.Position().setCommitPosition(at).setPreparePosition(at)));
   }
 
   /** Null when allowed; else the error to end the call with. Only a secure stand-in checks. */
