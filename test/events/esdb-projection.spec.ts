@@ -3,6 +3,7 @@ import { binaryEvent } from '@eventstore/db-client';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { EsdbEventStore } from '../../src/events/esdb-event-store.ts';
+import { EventStoreUnavailableError } from '../../src/events/event-store.ts';
 import { unpackPosition } from '../../src/events/esdb-position.ts';
 import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
@@ -111,6 +112,18 @@ describe('the projector on the EventStoreDB adapter, against the protocol stand-
       (await events.readStream(later.stream)).map((e) => e.position),
     );
     assert.equal(found.at(-1)!.position, again.position);
+  });
+
+  it('cancels a read of $all its caller stopped waiting for, so timed-out reads do not pile up on the server', async () => {
+    const events = open();
+    standIn.otherApplication(20_000);
+    const controller = new AbortController();
+    const reading = events.readAll({ after: null, limit: 10, signal: controller.signal });
+    await waitUntil(() => standIn.recordsSent > 0, 'the read to reach the stand-in');
+    controller.abort();
+    await assert.rejects(reading, EventStoreUnavailableError);
+    await waitUntil(() => standIn.openReads.size === 0, 'the stand-in to stop serving the read');
+    assert.ok(standIn.recordsSent < standIn.log.events.length / 2, `sent ${standIn.recordsSent} of ${standIn.log.events.length} records`);
   });
 
   it('resumes a commit-only checkpoint C at (C, C), re-reading and re-announcing nothing', async () => {
