@@ -3,6 +3,7 @@ import {
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   START,
   STREAM_EXISTS,
@@ -21,6 +22,7 @@ import { checkpointPosition, packPosition, unpackPosition } from './esdb-positio
 import { ScannedGap } from './esdb-scanned-gap.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
+  AppendTooLargeError,
   EventStoreUnavailableError,
   type AppendResult,
   type EventStore,
@@ -72,11 +74,15 @@ export class EsdbEventStore implements EventStore, AccountStreams {
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
     await this.accounts.record(streamName, events);
-    const data = events.map((e) => jsonEvent({ ...(e.eventId ? { id: e.eventId } : {}), type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
+    // Given ids go to the server as they are: an append of ids it already stored right after the expected
+    // revision is answered as the first one was (IndexCommitter.CheckCommit, CommitDecision.Idempotent).
+    const data = events.map((e) => jsonEvent({ ...(e.id ? { id: e.id } : {}), type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
     let result: ClientAppendResult;
     try {
       result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
     } catch (error) {
+      // MaxAppendSize (default 1 MiB) counts data, metadata and type of all the append's events: nothing was written.
+      if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(error.maxAppendSize);
       throw translateEsdbError(error, streamName, expected);
     }
     const position = result.position ? packPosition(result.position) : -1n;

@@ -35,8 +35,6 @@ export class PendingBatch {
   /** How many of them the batch changed: what it has to store. */
   changed = 0;
   readonly announcements: string[] = [];
-  /** Whether the commit being folded has changed a view so far. */
-  commitChanged = false;
   events = 0;
   last: bigint | null = null;
 }
@@ -106,13 +104,8 @@ export class BatchProjection {
         slot.view = after;
         if (!slot.changed) pending.changed += 1;
         slot.changed = true;
-        pending.commitChanged = true;
       }
-      // A commit read again (a checkpoint from before a restart or upgrade) changes nothing: nothing to announce.
-      if (endsCommit(recorded.metadata)) {
-        if (pending.commitChanged) announcements.push(after.accountId);
-        pending.commitChanged = false;
-      }
+      if (endsCommit(recorded.metadata)) announcements.push(after.accountId);
     }
     pending.events += events.length;
     pending.last = events.at(-1)?.position ?? pending.last;
