@@ -70,13 +70,20 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
     served.Append += 1;
     let options: Streams.AppendReq.Options | null = null;
     const proposed: ProposedEvent[] = [];
+    let late = false;
     call.on('data', (req: Streams.AppendReq) => {
+      // The call's deadline is the gRPC one: a server stops a call whose deadline has passed.
+      if (!late && Date.now() > Number(call.getDeadline())) {
+        late = true;
+        done({ code: status.DEADLINE_EXCEEDED, details: 'Deadline Exceeded' });
+      }
       if (req.hasOptions()) options = req.getOptions()!;
       const message = req.getProposedMessage();
       if (message) proposed.push(toProposed(message));
     });
     call.on('end', () =>
       through(gate, () => {
+        if (late) return;
         if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
         const denied = gate.check?.(call.metadata, streamNameOf(options.getStreamIdentifier()));
         if (denied) return done(denied);
@@ -135,6 +142,13 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
       const id = req.getCorrelationId()?.getString() ?? '';
       // As the server: a chunk whose write is not pending (refused as too large) is ignored.
       if (!pending.has(id) && !req.hasOptions()) return;
+      // Streams.BatchAppend.cs: a write whose deadline has already passed when its options arrive is
+      // answered Timeout at once, and its further chunks are ignored.
+      const first = req.getOptions();
+      if (!pending.has(id) && first?.hasDeadline() && first.getDeadline()!.toDate().getTime() < Date.now()) {
+        const late = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(first.getStreamIdentifier());
+        return void call.write(late.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
+      }
       const entry = pending.get(id) ?? { options: req.getOptions()!, events: [] };
       pending.set(id, entry);
       entry.events.push(...req.getProposedMessagesList().map(toProposed));
