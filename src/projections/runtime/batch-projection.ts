@@ -39,6 +39,15 @@ export class PendingBatch {
   last: bigint | null = null;
 }
 
+/** An event whose stored bytes could not be decoded: it cannot be folded, so it is parked. */
+export class UndecodableEventError extends Error {
+  override readonly name = 'UndecodableEventError';
+
+  constructor(event: RecordedEvent) {
+    super(`event ${event.eventId} (${event.type}) in ${event.streamName} cannot be decoded: ${event.undecodable}`);
+  }
+}
+
 const endsCommit = (metadata: unknown): boolean => {
   const m = metadata as Partial<EventMetadata> | null;
   return typeof m?.commitIndex !== 'number' || m.commitIndex === (m.commitSize ?? 1) - 1;
@@ -79,6 +88,7 @@ export class BatchProjection {
     for (let i = 0; i < events.length; i += 1) {
       const slot = slots[i] ?? null;
       const recorded = events[i]!;
+      if (slot !== null && recorded.undecodable !== undefined) throw new UndecodableEventError(recorded);
       const event = slot === null ? null : readFilterEvent(recorded);
       if (slot === null || event === null) continue;
       const before = slot.view;
@@ -115,6 +125,11 @@ export class BatchProjection {
     await this.reads.applyBatch({ projection: this.projection, position, views, parked, previous });
     for (const view of views) this.cache.remember(view);
     return { position, announcements: pending.announcements, events: pending.events, views: views.length };
+  }
+
+  /** Moves the checkpoint over a stretch of the log that holds none of this projection's events. */
+  async skipTo(position: bigint): Promise<void> {
+    await this.reads.applyBatch({ projection: this.projection, position, views: [], parked: [] });
   }
 
   /** Stores only parked events and moves the checkpoint past them. */

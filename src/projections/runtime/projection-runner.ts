@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent } from '../../events/event-store.ts';
+import type { EventStore, ReadAllPage, RecordedEvent } from '../../events/event-store.ts';
 import { EventStoreUnavailableError } from '../../events/event-store.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
@@ -98,14 +98,16 @@ export class ProjectionRunner {
     const pending = new PendingBatch();
     let first: RecordedEvent | undefined;
     let unit: readonly RecordedEvent[] = [];
+    let scannedTo: bigint | undefined;
     for (;;) {
-      let page: readonly RecordedEvent[];
+      let page: ReadAllPage;
       try {
         page = await this.events.readAll({ after: pending.last ?? this.position, limit: pageSize });
       } catch (error) {
         return this.failed('read', error, this.position);
       }
       const more = page.length >= pageSize;
+      scannedTo = page.scannedTo;
       if (upTo !== null) page = page.filter((e) => e.position <= upTo);
       const head = page[0];
       if (!head) break;
@@ -123,7 +125,7 @@ export class ProjectionRunner {
       const full = pending.events >= this.policy.batchSize || pending.changed >= (this.policy.maxViews ?? Infinity);
       if (isolating || !more || full || page.at(-1)!.position === upTo) break;
     }
-    if (!first) return { kind: 'idle' };
+    if (!first) return this.skipScanned(scannedTo, upTo);
     try {
       const batch = await this.batches.commit(pending);
       this.position = batch.position;
@@ -132,6 +134,22 @@ export class ProjectionRunner {
     } catch (error) {
       return this.applyFailed(error, first, unit, pending.last!);
     }
+  }
+
+  /**
+   * Nothing of ours followed the checkpoint, but the store looked further (other streams' events in a
+   * shared log): the checkpoint moves there, so neither this nor a restarted projector reads them again.
+   */
+  private async skipScanned(scannedTo: bigint | undefined, upTo: bigint | null): Promise<StepResult> {
+    const to = scannedTo === undefined || upTo === null || scannedTo <= upTo ? scannedTo : upTo;
+    if (to === undefined || to <= (this.position ?? -1n)) return { kind: 'idle' };
+    try {
+      await this.batches.skipTo(to);
+    } catch (error) {
+      return this.failed('apply', error, this.position);
+    }
+    this.position = to;
+    return { kind: 'idle' };
   }
 
   /** A batch of several commits is tried again commit by commit; a single commit is retried, then parked. */
