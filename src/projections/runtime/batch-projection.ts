@@ -1,9 +1,10 @@
 import type { RecordedEvent } from '../../events/event-store.ts';
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
-import { filterIdOfStream, type EventMetadata } from '../../events/filter-events.ts';
+import { filterIdOfStream } from '../../events/filter-events.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { projectFilter, type FilterView } from '../fold/filter-view.ts';
 import type { ParkedEvent, ReadStore } from '../stores/read-store.ts';
+import { endsCommit } from './commit-boundary.ts';
 import { ViewCache, type ViewCacheBounds } from './view-cache.ts';
 
 /** What one stored batch asks of the caller once it has committed. */
@@ -38,11 +39,6 @@ export class PendingBatch {
   events = 0;
   last: bigint | null = null;
 }
-
-const endsCommit = (metadata: unknown): boolean => {
-  const m = metadata as Partial<EventMetadata> | null;
-  return typeof m?.commitIndex !== 'number' || m.commitIndex === (m.commitSize ?? 1) - 1;
-};
 
 /**
  * The one way events reach a read model, for the live projector and for rebuilds alike: folds pages of
@@ -95,7 +91,7 @@ export class BatchProjection {
         if (!slot.changed) pending.changed += 1;
         slot.changed = true;
       }
-      if (endsCommit(recorded.metadata)) announcements.push(after.accountId);
+      if (endsCommit(recorded)) announcements.push(after.accountId);
     }
     pending.events += events.length;
     pending.last = events.at(-1)?.position ?? pending.last;

@@ -5,6 +5,7 @@ import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../
 import { BatchProjection, PendingBatch, type AppliedBatch } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import type { ViewCacheBounds } from './view-cache.ts';
+import { endsCommit, readRestOfCommit, throughFirstCommitEnd } from './commit-boundary.ts';
 
 export interface RunnerPolicy {
   /** Events per read-model transaction, at most (a commit read whole may pass it). */
@@ -53,11 +54,11 @@ const isUnavailable = (error: unknown) => error instanceof Error && UNAVAILABLE.
 const LOG_AGAIN_MS = 30_000;
 
 /**
- * Moves one projection through the log, a batch at a time, from a checkpoint. A batch that fails is
- * retried commit by commit, so one bad commit cannot hold back the others in its batch. A commit that
- * keeps failing for a reason other than an unreachable store is parked after bounded retries: recorded
- * with the checkpoint past it, logged with its position and counted, so every other account keeps
- * moving. An unreachable store is never a reason to park: the runner waits for it, retrying with back-off.
+ * Moves one projection through the log, a batch of whole commits at a time, from a checkpoint. A batch
+ * that fails is retried commit by commit, so one bad commit cannot hold back the others in its batch. A
+ * commit that keeps failing for a reason other than an unreachable store is parked whole after bounded
+ * retries (none of its events applied): recorded with the checkpoint past it, logged with its position
+ * and counted, so every other account keeps moving. An unreachable store is never a reason to park: the runner waits for it, retrying with back-off.
  */
 export class ProjectionRunner {
   private readonly batches: BatchProjection;
@@ -86,16 +87,21 @@ export class ProjectionRunner {
 
   /**
    * Reads what follows the checkpoint (never past `upTo`), a page at a time up to the batch size, and
-   * stores it as one batch: one read-model transaction with the checkpoint at its end. `onPage` hears
-   * of every page folded into the batch (events so far, last position), before anything is stored.
+   * stores it as one batch: one read-model transaction with the checkpoint at its end. A batch always
+   * ends at the end of a commit (one request's events), so no reader ever sees part of a request: once
+   * full, it reads on to the end of the commit it is in. `onPage` hears of every page folded into the
+   * batch (events so far, last position), before anything is stored.
    */
   async step(upTo: bigint | null = null, onPage?: (events: number, position: bigint) => void): Promise<StepResult> {
     if (this.isolateUntil !== null && this.position !== null && this.position >= this.isolateUntil) this.isolateUntil = null;
     const isolating = this.isolateUntil !== null;
-    const pageSize = isolating ? 1 : Math.min(this.policy.pageSize ?? this.policy.batchSize, this.policy.batchSize);
+    const pageSize = Math.min(this.policy.pageSize ?? this.policy.batchSize, this.policy.batchSize);
     const pending = new PendingBatch();
-    let first: RecordedEvent | undefined;
-    let unit: readonly RecordedEvent[] = [];
+    // The batch's first commit: what is parked, whole, if it alone keeps failing.
+    const unit: RecordedEvent[] = [];
+    let unitWhole = false;
+    // Once set, the batch ends at the next end of a commit: when isolating a commit, or when full.
+    let closing = isolating;
     for (;;) {
       let page: readonly RecordedEvent[];
       try {
@@ -105,36 +111,39 @@ export class ProjectionRunner {
       }
       const more = page.length >= pageSize;
       if (upTo !== null) page = page.filter((e) => e.position <= upTo);
-      const head = page[0];
-      if (!head) break;
-      if (!first) {
-        first = head;
-        // Every event has a position of its own (the port's contract), so the unit to park is the first event.
-        unit = page.filter((e) => e.position === head.position);
+      if (closing) page = page.slice(0, throughFirstCommitEnd(page));
+      if (page.length === 0) break;
+      if (!unitWhole) {
+        const end = throughFirstCommitEnd(page);
+        unit.push(...page.slice(0, end));
+        unitWhole = end < page.length || endsCommit(page[end - 1]!);
       }
       try {
         await this.batches.fold(pending, page);
       } catch (error) {
-        return this.applyFailed(error, first, unit, page.at(-1)!.position);
+        return this.applyFailed(error, unit, unitWhole, page.at(-1)!.position);
       }
       onPage?.(pending.events, pending.last!);
       const full = pending.events >= this.policy.batchSize || pending.changed >= (this.policy.maxViews ?? Infinity);
-      if (isolating || !more || full || page.at(-1)!.position === upTo) break;
+      closing ||= full;
+      const last = page.at(-1)!;
+      if (!more || last.position === upTo || (closing && endsCommit(last))) break;
     }
-    if (!first) return { kind: 'idle' };
+    if (unit.length === 0) return { kind: 'idle' };
     try {
       const batch = await this.batches.commit(pending);
       this.position = batch.position;
       this.succeeded(batch.views);
       return { kind: 'applied', batch, parked: 0 };
     } catch (error) {
-      return this.applyFailed(error, first, unit, pending.last!);
+      return this.applyFailed(error, unit, unitWhole, pending.last!);
     }
   }
 
-  /** A batch of several commits is tried again commit by commit; a single commit is retried, then parked. */
-  private applyFailed(error: unknown, first: RecordedEvent, unit: readonly RecordedEvent[], last: bigint): Promise<StepResult> | StepResult {
-    if (last > unit.at(-1)!.position) {
+  /** A batch of several commits is tried again commit by commit; a single commit is retried, then parked whole. */
+  private async applyFailed(error: unknown, unit: RecordedEvent[], unitWhole: boolean, last: bigint): Promise<StepResult> {
+    const first = unit[0]!;
+    if (unitWhole && last > unit.at(-1)!.position) {
       this.isolateUntil = last;
       this.observer.stepFailed('apply');
       this.logger.warn(
@@ -144,6 +153,9 @@ export class ProjectionRunner {
       return { kind: 'failed', retryInMs: 0, unavailable: isUnavailable(error) };
     }
     if (this.failures + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
+      // Folding failed before the commit was read whole: the rest of it is parked with it.
+      if (!unitWhole && !(await readRestOfCommit(this.events, unit, this.policy.pageSize ?? this.policy.batchSize)))
+        return this.failed('read', error, first.position);
       return this.park(unit, error);
     }
     return this.failed('apply', error, first.position);
@@ -165,9 +177,10 @@ export class ProjectionRunner {
       return this.failed('apply', parkError, unit[0]!.position);
     }
     const position = unit.at(-1)!.position;
+    const { streamName: stream, type } = unit[0]!;
     this.logger.error(
-      { err: error, position: position.toString(), stream: unit[0]!.streamName, type: unit[0]!.type, attempts: this.failures + 1 },
-      'projection gave up on an event and parked it; the read models skip it (see `projections parked`)',
+      { err: error, position: unit[0]!.position.toString(), through: position.toString(), events: unit.length, stream, type, attempts: this.failures + 1 },
+      'projection gave up on a commit and parked it whole; the read models skip all of its events (see `projections parked`)',
     );
     this.observer.eventsParked(parked.length);
     this.position = position;
