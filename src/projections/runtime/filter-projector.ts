@@ -22,6 +22,8 @@ export interface FilterProjectorOptions {
   readonly policy?: RunnerPolicy;
   /** How long an idle projector waits for an append's wake-up before it looks at the log anyway. */
   readonly idleRecheckMs?: number;
+  /** Hears each position stored, announced and told to this projector's waiters. */
+  readonly onPassed?: (position: bigint) => void;
 }
 
 /**
@@ -170,6 +172,7 @@ export class FilterProjector implements CatchUp {
 
   private passed(position: bigint): void {
     this.passedAt = position;
+    this.options.onPassed?.(position);
     const ready = this.waiters.filter((w) => w.position <= position);
     if (ready.length === 0) return;
     this.waiters = this.waiters.filter((w) => w.position > position);

@@ -4,6 +4,7 @@ import type { Logger } from '../../shared/logger.ts';
 import { isDeadPredecessor, newOwner, retireOwner } from '../../shared/process-identity.ts';
 import type { ManagedReadStore } from '../stores/managed-read-store.ts';
 import { fillGeneration } from './fill-generation.ts';
+import { LocalProgress } from './local-progress.ts';
 import { FILTERS_PROJECTION, FilterProjector } from './filter-projector.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import type { RunnerPolicy, StepFailure } from './projection-runner.ts';
@@ -41,6 +42,7 @@ export class LeasedProjector implements CatchUp {
   private validUntil = 0;
   private stopped = false;
   private readonly fallback: CatchUp;
+  private readonly progress = new LocalProgress();
 
   constructor(
     private readonly events: EventStore,
@@ -49,7 +51,7 @@ export class LeasedProjector implements CatchUp {
     private readonly options: LeasedProjectorOptions,
   ) {
     this.owner = options.owner ?? newOwner();
-    this.fallback = new CheckpointCatchUp(reads);
+    this.fallback = new CheckpointCatchUp(reads, undefined, this.progress);
   }
 
   /** True while this process projects: from taking the lease until it is lost, given up or stopped. */
@@ -146,7 +148,8 @@ export class LeasedProjector implements CatchUp {
           close: async () => {},
         };
         const { logger, observer = ignoreProjection, policy } = this.options;
-        const projector = new FilterProjector(this.events, this.reads, guarded, { logger, observer, ...(policy ? { policy } : {}) });
+        const onPassed = () => this.progress.tell();
+        const projector = new FilterProjector(this.events, this.reads, guarded, { logger, observer, onPassed, ...(policy ? { policy } : {}) });
         await projector.start();
         this.projector = projector;
         logger.info({ owner: this.owner, checkpoint: projector.checkpoint?.toString() ?? null }, 'projector lease taken; projecting');
@@ -164,6 +167,7 @@ export class LeasedProjector implements CatchUp {
       ...(this.options.observer ? { observer: this.options.observer } : {}),
     });
     const swapped = await this.reads.swapIn(generation);
+    this.progress.tell();
     this.options.logger.info({ generation, caughtUp, swapped }, swapped ? 'rebuilt read models swapped in' : 'pending generation was replaced meanwhile');
   }
 
@@ -183,5 +187,7 @@ export class LeasedProjector implements CatchUp {
     const projector = this.projector;
     this.projector = null;
     await projector?.stop();
+    // Its waiters now wait on the stored checkpoint, which whoever projects next moves.
+    this.progress.tell();
   }
 }
