@@ -26,6 +26,16 @@ interface Slot {
   changed: boolean;
 }
 
+/** How a batch that nobody reads yet is stored in several short transactions. */
+export interface StoreInChunks {
+  /** Views per transaction, at most. */
+  readonly views: number;
+  /** The checkpoint every transaction but the last stores: a position before the batch's first event. */
+  readonly resumeFrom: bigint;
+  /** Runs between two transactions: lets others take the write lock. */
+  readonly pause: () => Promise<void>;
+}
+
 /** Events folded but not stored yet: one read-model transaction in the making, over one or more pages of the log. */
 export class PendingBatch {
   /**
@@ -97,8 +107,14 @@ export class BatchProjection {
     pending.last = events.at(-1)?.position ?? pending.last;
   }
 
-  /** Stores the folded views and the checkpoint (the last folded position) as one transaction. */
-  async commit(pending: PendingBatch, parked: readonly ParkedEvent[] = []): Promise<AppliedBatch> {
+  /**
+   * Stores the folded views and the checkpoint (the last folded position) as one transaction, or, given
+   * `chunks`, as several transactions of at most `chunks.views` views, pausing between them. Only a
+   * generation nobody reads yet may be stored in chunks: every chunk but the last keeps the checkpoint
+   * at `chunks.resumeFrom` (before the batch), so a crash midway replays the batch, and the fold skips
+   * what is already stored.
+   */
+  async commit(pending: PendingBatch, parked: readonly ParkedEvent[] = [], chunks?: StoreInChunks): Promise<AppliedBatch> {
     const position = pending.last;
     if (position === null) throw new RangeError('an empty batch');
     const views: FilterView[] = [];
@@ -108,8 +124,17 @@ export class BatchProjection {
       views.push(slot.view);
       previous.set(slot.filterId, slot.previous);
     }
-    await this.reads.applyBatch({ projection: this.projection, position, views, parked, previous });
-    for (const view of views) this.cache.remember(view);
+    const size = chunks ? Math.max(1, chunks.views) : Infinity;
+    let from = 0;
+    for (; from + size < views.length; from += size) {
+      const chunk = views.slice(from, from + size);
+      await this.reads.applyBatch({ projection: this.projection, position: chunks!.resumeFrom, views: chunk, previous });
+      for (const view of chunk) this.cache.remember(view);
+      await chunks!.pause();
+    }
+    const last = from === 0 ? views : views.slice(from);
+    await this.reads.applyBatch({ projection: this.projection, position, views: last, parked, previous });
+    for (const view of last) this.cache.remember(view);
     return { position, announcements: pending.announcements, events: pending.events, views: views.length };
   }
 

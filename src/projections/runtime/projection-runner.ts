@@ -1,8 +1,9 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore, RecordedEvent } from '../../events/event-store.ts';
 import { EventStoreUnavailableError } from '../../events/event-store.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
-import { BatchProjection, PendingBatch, type AppliedBatch } from './batch-projection.ts';
+import { BatchProjection, PendingBatch, type AppliedBatch, type StoreInChunks } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import type { ViewCacheBounds } from './view-cache.ts';
 import { endsCommit, readRestOfCommit, throughFirstCommitEnd } from './commit-boundary.ts';
@@ -14,6 +15,12 @@ export interface RunnerPolicy {
   readonly pageSize?: number;
   /** Changed views after which a batch is stored even before it has `batchSize` events: bounds how long its transaction takes. */
   readonly maxViews?: number;
+  /**
+   * For a generation nobody reads yet (a fill): store a batch in transactions of at most this many views,
+   * pausing `pauseBetweenTransactionsMs` between them, so the write lock is never held for long.
+   */
+  readonly viewsPerTransaction?: number;
+  readonly pauseBetweenTransactionsMs?: number;
   /** The views kept from batch to batch, so they are not read back from the read model; the live bounds when not given. */
   readonly cache?: ViewCacheBounds;
   /** Tries of one commit on its own before it is parked (only for errors that are not unavailability). */
@@ -131,13 +138,19 @@ export class ProjectionRunner {
     }
     if (unit.length === 0) return { kind: 'idle' };
     try {
-      const batch = await this.batches.commit(pending);
+      const batch = await this.batches.commit(pending, [], this.chunks(unit[0]!.position));
       this.position = batch.position;
       this.succeeded(batch.views);
       return { kind: 'applied', batch, parked: 0 };
     } catch (error) {
       return this.applyFailed(error, unit, unitWhole, pending.last!);
     }
+  }
+
+  private chunks(first: bigint): StoreInChunks | undefined {
+    const { viewsPerTransaction: views, pauseBetweenTransactionsMs: ms = 0 } = this.policy;
+    if (views === undefined) return undefined;
+    return { views, resumeFrom: this.position ?? first - 1n, pause: () => delay(ms) };
   }
 
   /** A batch of several commits is tried again commit by commit; a single commit is retried, then parked whole. */

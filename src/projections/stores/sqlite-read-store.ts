@@ -6,7 +6,8 @@ import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabas
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import type { ManagedReadStore } from './managed-read-store.ts';
 import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch, ReadStore } from './read-store.ts';
-import { sqliteCall } from './sqlite-errors.ts';
+import { sqliteCall, translateSqliteError } from './sqlite-errors.ts';
+import { writeWithoutBlocking } from './sqlite-write-lock.ts';
 import { SqliteLeases } from './sqlite-leases.ts';
 import { readModelsSchema } from './sqlite-read-models-schema.ts';
 import { createReadIndexes, dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
@@ -90,7 +91,11 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async applyBatch(batch: ProjectionBatch): Promise<void> {
-    sqliteCall(() => this.batchTx.immediate(batch));
+    try {
+      await writeWithoutBlocking(this.db, () => this.batchTx.immediate(batch));
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
   }
 
   async saveFilter(view: FilterView, { projection, position }: Checkpoint): Promise<void> {
@@ -195,8 +200,9 @@ export class SqliteReadStore implements ManagedReadStore {
         if (generation < current) dropReadTables(this.db, generation);
       }
       for (const cached of this.tables.keys()) if (cached < current) this.tables.delete(cached);
-      // Filled first, then indexed: see markPending.
-      this.tables.set(next, new SqliteReadTables(this.db, next, { indexes: false }));
+      // Indexed from the start: building an index on a filled generation is one write transaction as
+      // long as the generation is large, and every other writer of the file (the live projector) waits it out.
+      this.tables.set(next, new SqliteReadTables(this.db, next));
       return next;
     });
     return sqliteCall(() => create.immediate());
@@ -206,7 +212,7 @@ export class SqliteReadStore implements ManagedReadStore {
     return new SqliteReadStore(this.path, this.db, generation, this.now, this.tables);
   }
 
-  /** A new generation is made without the indexes queries need (they are built once it is filled): it gets them here. */
+  /** A generation made by an earlier version without the indexes queries need gets them here. */
   async markPending(generation: number): Promise<void> {
     sqliteCall(() => createReadIndexes(this.db, generation));
     sqliteCall(() => this.db.prepare('UPDATE read_model_pointer SET pending = ? WHERE id = 1').run(generation));
