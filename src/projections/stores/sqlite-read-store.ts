@@ -91,11 +91,7 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async applyBatch(batch: ProjectionBatch): Promise<void> {
-    try {
-      await writeWithoutBlocking(this.db, () => this.batchTx.immediate(batch));
-    } catch (error) {
-      throw translateSqliteError(error);
-    }
+    await this.write(() => this.batchTx.immediate(batch));
   }
 
   async saveFilter(view: FilterView, { projection, position }: Checkpoint): Promise<void> {
@@ -169,11 +165,11 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
-    return sqliteCall(() => this.leases.tryLease(name, owner, ttlMs));
+    return this.write(() => this.leases.tryLease(name, owner, ttlMs));
   }
 
   releaseLease(name: string, owner: string): Promise<void> {
-    return sqliteCall(() => this.leases.releaseLease(name, owner));
+    return this.write(() => this.leases.releaseLease(name, owner));
   }
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
@@ -181,7 +177,7 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   takeOverLease(name: string, from: string, owner: string, ttlMs: number): Promise<boolean> {
-    return sqliteCall(() => this.leases.takeOverLease(name, from, owner, ttlMs));
+    return this.write(() => this.leases.takeOverLease(name, from, owner, ttlMs));
   }
 
   async currentGeneration(): Promise<number> {
@@ -237,6 +233,15 @@ export class SqliteReadStore implements ManagedReadStore {
     this.stopWatching = undefined;
     // A pinned store shares its parent's connection; the parent closes it.
     if (this.pinned === null && this.db.open) this.db.close();
+  }
+
+  /** A write of the live service: waits for another connection's write lock without blocking the event loop. */
+  private async write<T>(call: () => T | Promise<T>): Promise<T> {
+    try {
+      return await writeWithoutBlocking(this.db, call);
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
   }
 
   private tablesNow(): SqliteReadTables {
