@@ -1,6 +1,6 @@
 import type { SettingHelp } from './shared/process-help.ts';
 
-/** Every variable loadConfig reads, for the --help of the API and projector processes (README "Configuration"). */
+/** Every variable loadConfig reads, for the --help of the API and projector processes (docs/operations.md "Configuration"). */
 export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'PORT', fallback: '3000', meaning: 'HTTP port (0: the OS chooses)' },
   { name: 'HOST', fallback: '0.0.0.0', meaning: 'HTTP address' },
@@ -8,6 +8,9 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'LOG_LEVEL', fallback: 'info', meaning: 'trace, debug, info, warn, error, fatal or silent' },
   { name: 'NATS_URL', fallback: 'unset', meaning: 'announce filters_changed on NATS and answer filter-matching requests' },
   { name: 'NATS_MATCH_SUBJECT', fallback: 'filters.match', meaning: 'matching requests arrive on <this>.<account_id>' },
+  { name: 'NATS_STREAM', fallback: 'CONTENT_FILTERS_TIMELINE', meaning: 'JetStream stream keeping timeline.* (created when absent, left alone when present)' },
+  { name: 'NATS_STREAM_MAX_AGE_S', fallback: '604800', meaning: 'seconds the stream keeps an announcement (7 days)' },
+  { name: 'NATS_STREAM_STORAGE', fallback: 'file', meaning: 'file or memory: where the stream keeps its messages' },
   { name: 'REDIS_URL', fallback: 'unset', meaning: "also publish filters_changed on Mastodon's Redis channels" },
   { name: 'REDIS_NAMESPACE', fallback: 'unset', meaning: "Mastodon's REDIS_NAMESPACE, a prefix for those channels" },
   { name: 'EVENTSTORE_URL', fallback: 'unset', meaning: 'keep the event log in EventStoreDB, e.g. esdb://localhost:2113?tls=false' },

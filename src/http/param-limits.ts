@@ -1,7 +1,7 @@
 import { HttpError } from './http-errors.ts';
 
 /**
- * What one request may send (README "Limits"). Each is checked while parsing, before the work it would
+ * What one request may send (docs/api.md "Limits"). Each is checked while parsing, before the work it would
  * cause, and answered with a JSON 400, so no request can make parsing slow or deep.
  */
 export const PARAM_LIMITS = {

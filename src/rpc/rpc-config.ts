@@ -1,7 +1,7 @@
 import { logLevelSetting, type LogLevel } from '../shared/logger.ts';
 import { Settings } from '../shared/settings.ts';
 
-/** Settings of the gRPC TestService process, read from the environment (see README "gRPC TestService"). */
+/** Settings of the gRPC TestService process, read from the environment (see docs/grpc.md). */
 export type RpcConfig = {
   readonly host: string;
   readonly port: number;

@@ -1,6 +1,6 @@
 import type { SettingHelp } from '../shared/process-help.ts';
 
-/** Every variable loadRpcConfig reads, for the gRPC process's --help (README "gRPC TestService"). */
+/** Every variable loadRpcConfig reads, for the gRPC process's --help (docs/grpc.md). */
 export const RPC_SETTINGS: readonly SettingHelp[] = [
   { name: 'RPC_PORT', fallback: '50051', meaning: 'port (0: the OS chooses)' },
   { name: 'RPC_HOST', fallback: '0.0.0.0', meaning: 'address to listen on' },

@@ -18,7 +18,7 @@ export interface WebmailConfig {
   readonly loginRateWindowMillis: number;
 }
 
-/** The webmail's settings (README "Webmail"), read like every other process setting. */
+/** The webmail's settings (docs/webmail.md), read like every other process setting. */
 export function loadWebmailConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env): WebmailConfig {
   const settings = new Settings(env);
   return {

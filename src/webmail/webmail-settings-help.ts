@@ -1,6 +1,6 @@
 import type { SettingHelp } from '../shared/process-help.ts';
 
-/** Every variable loadWebmailConfig reads, for the API process's --help (README "Webmail"). */
+/** Every variable loadWebmailConfig reads, for the API process's --help (docs/webmail.md). */
 export const WEBMAIL_SETTINGS: readonly SettingHelp[] = [
   { name: 'MAIL_DOMAIN', fallback: 'localhost', meaning: 'the domain of local addresses' },
   { name: 'SMTP_URL', fallback: 'unset', meaning: 'relay for other domains, e.g. smtp://user:pass@mail.example.com:587' },

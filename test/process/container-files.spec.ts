@@ -19,7 +19,7 @@ function stages(dockerfile: string): string[][] {
 }
 
 // No Docker on the development machines: these read the files an operator builds from, so that what
-// the README promises of the image and of compose stays true when either file changes.
+// the docs promise of the image and of compose stays true when either file changes.
 describe('the Dockerfile and docker-compose.yml', () => {
   const all = stages(read('Dockerfile'));
   const runtime = all.at(-1)!;

@@ -45,7 +45,7 @@ function findCycle(graph: Map<string, string[]>): string[] | null {
   return null;
 }
 
-// The layout is the architecture a newcomer reads (README "Where the code is"); these keep it true.
+// The layout is the architecture a newcomer reads (docs/architecture.md "Where the code is"); these keep it true.
 describe('the layout of src/', () => {
   const graph = importGraph();
 
