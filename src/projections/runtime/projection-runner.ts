@@ -5,38 +5,10 @@ import type { Logger } from '../../shared/logger.ts';
 import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
 import { BatchProjection, PendingBatch, type AppliedBatch, type StoreInChunks } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
-import type { ViewCacheBounds } from './view-cache.ts';
 import { endsCommit, readRestOfCommit, throughFirstCommitEnd } from './commit-boundary.ts';
+import { DEFAULT_POLICY, type RunnerPolicy } from './runner-policy.ts';
 
-export interface RunnerPolicy {
-  /** Events per read-model transaction, at most (a commit read whole may pass it). */
-  readonly batchSize: number;
-  /** Events per read of the log; the batch size when not given. */
-  readonly pageSize?: number;
-  /** Changed views after which a batch is stored even before it has `batchSize` events: bounds how long its transaction takes. */
-  readonly maxViews?: number;
-  /**
-   * For a generation nobody reads yet (a fill): store a batch in transactions of at most this many views,
-   * pausing `pauseBetweenTransactionsMs` between them, so the write lock is never held for long.
-   */
-  readonly viewsPerTransaction?: number;
-  readonly pauseBetweenTransactionsMs?: number;
-  /** The views kept from batch to batch, so they are not read back from the read model; the live bounds when not given. */
-  readonly cache?: ViewCacheBounds;
-  /** Tries of one commit on its own before it is parked (only for errors that are not unavailability). */
-  readonly attemptsBeforeParking: number;
-  /** Parked commits in a row, with no view stored between them, after which parking stops: that looks systemic. */
-  readonly parkedInARowLimit: number;
-  /** Pause before the next try after `failures` failures in a row. */
-  readonly retryDelayMs: (failures: number) => number;
-}
-
-export const DEFAULT_POLICY: RunnerPolicy = {
-  batchSize: 512,
-  attemptsBeforeParking: 5,
-  parkedInARowLimit: 10,
-  retryDelayMs: (failures) => Math.min(5000, 100 * 2 ** Math.max(0, failures - 1)),
-};
+export { DEFAULT_POLICY, type RunnerPolicy } from './runner-policy.ts';
 
 /** Why projection is not moving: what /health reports and the log says. */
 export interface StepFailure {
