@@ -12,6 +12,8 @@ import { announcementReports, isDegraded, type AnnouncementReport } from './anno
 /** Each reason /health can give for answering 503, with what an operator needs to act on it. */
 export type HealthProblem =
   | { readonly reason: 'event_store_unreachable'; readonly error: string }
+  /** Reads work but appends fail: a full or read-only disk, I/O errors, a write lock held elsewhere. */
+  | { readonly reason: 'event_store_unwritable'; readonly error: string }
   | { readonly reason: 'read_store_unreachable'; readonly error: string }
   | {
       readonly reason: 'projection_failing';
@@ -108,10 +110,11 @@ export class ServiceHealth implements ProjectionSource {
   private async probe(): Promise<HealthReport> {
     const { events, reads, projector, staleWrites } = this.deps;
     const timeout = this.deps.probeTimeoutMs ?? 2000;
-    const [checkpoint, lease, parked] = await Promise.all([
+    const [checkpoint, lease, parked, writes] = await Promise.all([
       settle(reads.checkpoint(FILTERS_PROJECTION), timeout),
       settle(reads.leaseHolder(FILTERS_LEASE), timeout),
       settle(reads.parkedEvents(FILTERS_PROJECTION), timeout),
+      settle(events.writeProblem?.() ?? Promise.resolve(null), timeout),
     ]);
     // The first event not yet projected: proves the event store answers and gives the lag.
     const after = checkpoint.ok ? checkpoint.value : null;
@@ -122,6 +125,8 @@ export class ServiceHealth implements ProjectionSource {
 
     const problems: HealthProblem[] = [];
     if (!next.ok) problems.push({ reason: 'event_store_unreachable', error: next.error });
+    const unwritable = writes.ok ? writes.value : writes.error;
+    if (next.ok && unwritable !== null) problems.push({ reason: 'event_store_unwritable', error: unwritable });
     if (!checkpoint.ok) problems.push({ reason: 'read_store_unreachable', error: checkpoint.error });
     const failure = projector?.failure;
     if (failure) problems.push({ reason: 'projection_failing', ...failure });
@@ -137,7 +142,7 @@ export class ServiceHealth implements ProjectionSource {
     return {
       status: problems.length > 0 ? 'unavailable' : announcements.some(isDegraded) ? 'degraded' : 'ok',
       problems,
-      eventStore: next.ok ? 'up' : 'down',
+      eventStore: next.ok && unwritable === null ? 'up' : 'down',
       readStore: checkpoint.ok ? 'up' : 'down',
       nats: this.deps.notifier.state?.() ?? 'in-process',
       announcements,
