@@ -42,6 +42,8 @@ export interface HealthReport {
     readonly lagSeconds: number | null;
     readonly leaseHolder: string | null;
     readonly parkedEvents: number | null;
+    /** Where the last parked commit ended in the log: what `projections parked` and `events` show more of. */
+    readonly lastParkedPosition: string | null;
   };
   /** Present in processes that run a projector. */
   readonly leader?: boolean;
@@ -160,11 +162,15 @@ export class ServiceHealth implements ProjectionSource {
         lagSeconds,
         leaseHolder: lease.ok && live(lease.value, now) ? lease.value!.owner : null,
         parkedEvents: parked.ok ? parked.value.length : null,
+        lastParkedPosition: parked.ok ? lastPosition(parked.value) : null,
       },
       ...(projector ? { leader: projector.isLeader, owner: projector.owner } : {}),
       staleWrites: staleWrites.total,
     };
   }
 }
+
+const lastPosition = (parked: readonly { readonly position: bigint }[]): string | null =>
+  parked.reduce<bigint | null>((last, { position }) => (last === null || position > last ? position : last), null)?.toString() ?? null;
 
 const live = (holder: LeaseHolder | null, now: number): boolean => holder !== null && holder.expiresAt > now;
