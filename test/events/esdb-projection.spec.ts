@@ -8,6 +8,8 @@ import { unpackPosition } from '../../src/events/esdb-position.ts';
 import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
 import { FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
+import type { Announcement, Notifier, PublishOutcome } from '../../src/notifications/notifier.ts';
+import { Announcer } from '../../src/projections/announcer/announcer.ts';
 import { FILTERS_PROJECTION, FilterProjector } from '../../src/projections/runtime/filter-projector.ts';
 import { DEFAULT_POLICY } from '../../src/projections/runtime/projection-runner.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
@@ -94,6 +96,39 @@ describe('the projector on the EventStoreDB adapter, against the protocol stand-
     const next = await fresh.readAll({ after: await reads.checkpoint(FILTERS_PROJECTION), limit: 1 });
     assert.equal(next.length, 0);
     assert.ok(standIn.recordsSent - sentBefore < 10, `read ${standIn.recordsSent - sentBefore} records again`);
+  });
+
+  it("moves the announcer's checkpoint over other streams' events too, never past the read models", async () => {
+    const events = open();
+    const reads = readStore();
+    const projector = new FilterProjector(events, reads, { idleRecheckMs: 20 });
+    closers.push(() => projector.stop());
+    const heard: Announcement[] = [];
+    const transport: Notifier = {
+      channel: 'scan-test',
+      announce: async (announcement): Promise<PublishOutcome> => {
+        heard.push(announcement);
+        return 'published';
+      },
+      close: async () => {},
+    };
+    const announcer = new Announcer(events, reads, transport, { idleRecheckMs: 20 });
+    closers.push(() => announcer.stop());
+    const { stream, events: commit } = createCommit(newId());
+    const appended = await events.appendToStream(stream, commit, 'no_stream');
+    await projector.start();
+    await announcer.start();
+    await waitUntil(async () => heard.length === 1, 'the commit to be announced');
+    standIn.otherApplication(3000);
+    const end = () => BigInt(standIn.log.events.at(-1)!.prepare);
+    await waitUntil(async () => {
+      const stored = (await reads.announced('scan-test'))?.position ?? null;
+      return stored !== null && unpackPosition(stored).commit >= end();
+    }, "the announcer's checkpoint to pass the foreign events");
+    const stored = (await reads.announced('scan-test'))!.position!;
+    assert.ok(stored > appended.position);
+    assert.ok(stored <= (await reads.checkpoint(FILTERS_PROJECTION))!);
+    assert.equal(heard.length, 1);
   });
 
   it('reads a scanned stretch of $all once: the next read after the same event starts where the last one ended', async () => {
