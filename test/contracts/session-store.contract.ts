@@ -18,7 +18,16 @@ export function sessionStoreContract(name: string, fixture: () => LocationFixtur
       assert.deepEqual(await sessions.find(a.id), a);
       assert.deepEqual(
         { ...(await sessions.find(b.id)) },
-        { id: b.id, requestToken: b.requestToken, loginPageShown: false, accountId: null, username: null, authSecret: null, lastComposeId: null },
+        {
+          id: b.id,
+          requestToken: b.requestToken,
+          loginPageShown: false,
+          accountId: null,
+          username: null,
+          authSecret: null,
+          mailSecret: null,
+          lastComposeId: null,
+        },
       );
     });
 

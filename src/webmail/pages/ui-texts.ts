@@ -7,6 +7,8 @@ export const TEXTS = {
   loggedOut: 'You have successfully terminated the session. Goodbye!',
   internalError: 'An internal error occurred. Please try again.',
   messageSent: 'Message sent successfully.',
+  messageDeleted: 'Message moved to Trash.',
+  storageFailed: 'Connection to storage server failed.',
   requestCheckFailed: 'Request Check Failed',
   csrfExplanation: [
     'For your protection, access to this resource is secured against CSRF.',
