@@ -91,11 +91,19 @@ export class OwnDovecot {
     return existsSync(path) ? readFileSync(path, 'utf8') : '';
   }
 
-  /** Adds users (plain passwords are fine in a throw-away test server). */
+  /**
+   * Adds users (plain passwords are fine in a throw-away test server). One passwd-file per user: Dovecot
+   * looks at a known file at most once a second, but opens a file it has not seen at once.
+   */
   addUsers(...users: MailUser[]): void {
     const owner = mailOwner();
-    const lines = users.map((user) => `${user.name}:{PLAIN}${user.password}:${owner.uid}:${owner.gid}::${join(this.dir, 'home', user.name)}::\n`);
-    writeFileSync(join(this.dir, 'users'), readFileSync(join(this.dir, 'users'), 'utf8') + lines.join(''));
+    for (const user of users) {
+      if (!/^[a-z0-9._-]+$/i.test(user.name)) throw new Error(`test user names are plain: ${user.name}`);
+      writeFileSync(
+        join(this.dir, 'users', user.name),
+        `${user.name}:{PLAIN}${user.password}:${owner.uid}:${owner.gid}::${join(this.dir, 'home', user.name)}::\n`,
+      );
+    }
   }
 
   /** Starts (again) in the foreground and resolves once all three listeners answer. */
@@ -104,7 +112,9 @@ export class OwnDovecot {
     this.child = child;
     let said = '';
     child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    const exited = new Promise<never>((_resolve, reject) => child.once('exit', (code) => reject(new Error(`dovecot exited with ${code}: ${said}\n${this.log}`))));
+    const exited = new Promise<never>((_resolve, reject) =>
+      child.once('exit', (code) => reject(new Error(`dovecot exited with ${code}: ${said}\n${this.log}`))),
+    );
     exited.catch(() => {});
     await Promise.race([
       exited,
@@ -130,8 +140,7 @@ export class OwnDovecot {
   private writeConfig(): void {
     const owner = mailOwner();
     const dir = this.dir;
-    for (const sub of ['run', 'state', 'home']) mkdirSync(join(dir, sub));
-    writeFileSync(join(dir, 'users'), '');
+    for (const sub of ['run', 'state', 'home', 'users']) mkdirSync(join(dir, sub));
     if (userInfo().uid === 0) {
       // The mail user must reach its Maildir through the (0700) temporary directories.
       for (let path = dir; path !== dirname(path) && path.includes('cf-test-'); path = dirname(path)) chmodSync(path, 0o711);
@@ -153,6 +162,8 @@ default_internal_user = ${owner.user}
 default_internal_group = ${owner.user === 'dovecot' ? 'dovecot' : userInfo().username}
 default_login_user = ${owner.login}
 first_valid_uid = ${owner.uid}
+# The tests' deliberate wrong passwords must not slow the next logins (the webmail has its own pause).
+auth_failure_delay = 0
 last_valid_uid = ${owner.uid}
 mail_location = maildir:~/Maildir
 hostname = localhost
@@ -162,11 +173,11 @@ submission_relay_port = ${this.bridge.port}
 submission_relay_trusted = yes
 passdb {
   driver = passwd-file
-  args = scheme=PLAIN username_format=%n ${dir}/users
+  args = scheme=PLAIN username_format=%n ${dir}/users/%n
 }
 userdb {
   driver = passwd-file
-  args = username_format=%n ${dir}/users
+  args = username_format=%n ${dir}/users/%n
 }
 namespace inbox {
   inbox = yes
@@ -207,6 +218,12 @@ service lmtp {
   inet_listener lmtp {
     address = 127.0.0.1
     port = ${this.ports.lmtp}
+  }
+}
+# Dovecot's documented way to turn off the growing per-IP auth penalty: anvil's penalty socket is unusable.
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
   }
 }
 service stats {
