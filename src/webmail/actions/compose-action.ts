@@ -9,7 +9,9 @@ import { folderParameter } from './mailbox-actions.ts';
 import { viewerOf, type LoggedInSession } from './logged-in-session.ts';
 
 function quote(body: string): string {
+  // A MIME text part ends with a line break; quoting it would add an empty "> " line.
   return body
+    .replace(/\n+$/, '')
     .split('\n')
     .map((line) => `> ${line}`)
     .join('\n');
