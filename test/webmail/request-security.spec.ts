@@ -69,6 +69,7 @@ for (const setting of WEBMAIL_SETTINGS)
           });
           assert.equal(answer!.status, 403);
           assert.match(answer!.text, /<h3 class="error-title">REQUEST CHECK FAILED<\/h3>/);
+          assert.match(answer!.text, /<a href="\/webmail\/\?_task=login">Back to the login page<\/a>/);
           assert.match(answer!.text, /secured against CSRF/);
           assert.match(line, securityCheckLine(client.sessionId(), 'POST', path));
         });

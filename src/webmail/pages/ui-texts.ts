@@ -17,6 +17,7 @@ export const TEXTS = {
     'Human interaction is now required to continue.',
   ],
   contactAdmin: 'Please contact your server-administrator.',
+  backToLogin: 'Back to the login page',
   composeSessionError: 'Compose Session Error',
   composeSessionNotFound: 'Requested compose session not found.',
   composeAgain: 'Click here to compose a new message',
