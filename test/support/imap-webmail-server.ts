@@ -29,7 +29,7 @@ export async function startImapWebmailServer(env: NodeJS.ProcessEnv = {}, option
 export type WebmailSetting = { readonly name: string; start(context: Mocha.Context): Promise<WebmailServer> };
 
 /** The two mailbox adapters behind the same HTTP webmail; the IMAP one skips, saying why, without Dovecot. */
-export const WEBMAIL_SETTINGS: readonly WebmailSetting[] = [
+export const WEBMAIL_ADAPTERS: readonly WebmailSetting[] = [
   { name: 'local accounts', start: () => startWebmailServer() },
   {
     name: 'IMAP (Dovecot)',

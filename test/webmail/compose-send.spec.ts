@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { invalidComposeLine, securityCheckLine } from '../support/log-lines.ts';
 import { WebmailClient } from '../support/webmail-client.ts';
-import { WEBMAIL_SETTINGS } from '../support/imap-webmail-server.ts';
+import { WEBMAIL_ADAPTERS } from '../support/imap-webmail-server.ts';
 import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
 const sendUri = (unlock: string) => `/webmail/?_task=mail&_action=send&_unlock=${unlock}&_framed=1`;
 
-for (const setting of WEBMAIL_SETTINGS)
+for (const setting of WEBMAIL_ADAPTERS)
   describe(`webmail compose and send, ${setting.name}`, () => {
     let server: WebmailServer;
     before(async function () {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { securityCheckLine } from '../support/log-lines.ts';
 import { WebmailClient } from '../support/webmail-client.ts';
-import { WEBMAIL_SETTINGS } from '../support/imap-webmail-server.ts';
+import { WEBMAIL_ADAPTERS } from '../support/imap-webmail-server.ts';
 import type { WebmailServer } from '../support/webmail-server.ts';
 
 const AUTOCOMPLETE = '/webmail/?_task=mail&_action=autocomplete';
 const REFRESH = '/webmail/?_task=mail&_action=refresh';
 const WRONG = 'WRONGWRONGWRONGWRONGWRONGWRONG12';
 
-for (const setting of WEBMAIL_SETTINGS)
+for (const setting of WEBMAIL_ADAPTERS)
   describe(`webmail request token (Request security check failed), ${setting.name}`, () => {
     let server: WebmailServer;
     before(async function () {
