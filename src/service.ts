@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AccountStore } from './accounts/account-store.ts';
 import { filterStateWeight, type FilterState } from './commands/filter/filter-state.ts';
 import { StreamStateCache } from './commands/stream-state-cache.ts';
+import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
 import type { Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
 import { ServiceHealth } from './health/service-health.ts';
@@ -9,6 +10,7 @@ import { createApp } from './http/app.ts';
 import { listen } from './http/listen.ts';
 import { AccountMatchers } from './matching/account-matchers.ts';
 import { countedEventStore } from './metrics/counted-event-store.ts';
+import { announcerMetrics, watchAnnouncements } from './metrics/announcer-metrics.ts';
 import { watchNats } from './metrics/metrics.ts';
 import { projectionMetrics, readYourWritesTimeouts, watchProjection } from './metrics/projection-metrics.ts';
 import { NatsMatchResponder } from './notifications/nats-match-responder.ts';
@@ -19,7 +21,7 @@ import { CheckpointCatchUp } from './projections/runtime/stored-checkpoint-catch
 import type { ManagedReadStore } from './projections/stores/managed-read-store.ts';
 import type { Logger } from './shared/logger.ts';
 import { leaseWorkerNumber } from './shared/worker-numbers.ts';
-import { openAccounts, openEventStore, openNotifier, openReadStore } from './stores.ts';
+import { openAccounts, openEventStore, openIdempotency, openNotifier, openReadStore } from './stores.ts';
 import { createWebmail } from './webmail/index.ts';
 
 export interface Stores {
@@ -28,6 +30,7 @@ export interface Stores {
   readonly events: EventStore;
   readonly reads: ManagedReadStore;
   readonly notifier: Notifier;
+  readonly idempotency: IdempotencyStore;
 }
 
 /** The embedded default for every port not configured otherwise (see stores.ts). */
@@ -41,6 +44,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
       accounts: keep(await openAccounts(config)),
       events: keep(countedEventStore(await openEventStore(config))),
       reads: keep(await openReadStore(config)),
+      idempotency: keep(await openIdempotency(config)),
       notifier: keep(await openNotifier(config, logger)),
     };
   } catch (error) {
@@ -97,7 +101,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
   const stores = given ?? (await openStores(config, logger));
   const closeStores = async () => {
     await stores.notifier.close();
-    await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);
+    await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close(), stores.idempotency.close()]);
   };
   const workerNumber = await orUndo(() => leaseWorkerNumber(stores.reads, { logger }), closeStores);
   const webmail = await orUndo(
@@ -125,7 +129,12 @@ export async function startService({ config, logger, stores: given, env, catchUp
     await closeStores();
   };
   const projector = config.projector
-    ? new LeasedProjector(stores.events, stores.reads, stores.notifier, { leaseMs: config.projectorLeaseMs, logger, observer: projectionMetrics })
+    ? new LeasedProjector(stores.events, stores.reads, stores.notifier, {
+        leaseMs: config.projectorLeaseMs,
+        logger,
+        observer: projectionMetrics,
+        announcerObserver: announcerMetrics,
+      })
     : null;
   const staleWrites = new StaleWrites();
   const catchUp = recordingStaleWrites(projector ?? new CheckpointCatchUp(stores.reads), staleWrites, () => readYourWritesTimeouts.inc());
@@ -153,11 +162,13 @@ export async function startService({ config, logger, stores: given, env, catchUp
     },
   );
   const unwatchProjection = watchProjection(health);
+  const unwatchAnnouncements = watchAnnouncements(health);
   const unwatchNats = watchNats(stores.notifier);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       unwatchProjection();
+      unwatchAnnouncements();
       unwatchNats();
       await stop();
       await projector?.stop();

@@ -90,7 +90,9 @@ export class EsdbEventStore implements EventStore {
 
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
-    const data = events.map((e) => jsonEvent({ type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
+    // Given ids go to the server as they are: an append of ids it already stored right after the expected
+    // revision is answered as the first one was (IndexCommitter.CheckCommit, CommitDecision.Idempotent).
+    const data = events.map((e) => jsonEvent({ ...(e.id ? { id: e.id } : {}), type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
     let result: ClientAppendResult;
     try {
       result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });

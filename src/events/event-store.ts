@@ -5,6 +5,12 @@
 export type ExpectedRevision = bigint | 'no_stream' | 'stream_exists' | 'any';
 
 export interface NewEvent {
+  /**
+   * The event's id (a UUID), derived from the command that decided it: appending the same ids again
+   * after the stream's expected revision writes nothing and answers as the first append did (EventStoreDB's
+   * idempotent write). Absent: the store gives a fresh UUIDv7.
+   */
+  readonly id?: string;
   readonly type: string;
   readonly data: unknown;
   readonly metadata: unknown;
@@ -50,6 +56,11 @@ export interface EventStore {
    * store. It is a hint to read again, not a delivery; returns a function that stops listening.
    */
   onAppend(listener: () => void): () => void;
+  /**
+   * Optional: why appends fail now (a full disk, a lock held elsewhere), or null when they work, judged
+   * from the last append and, after a failure, a small probe write. For /health.
+   */
+  writeProblem?(): Promise<string | null>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { NotFoundError } from '../commands/errors.ts';
 import type { FilterState } from '../commands/filter/filter-state.ts';
+import type { IdempotencyStore } from '../commands/idempotency/idempotency-store.ts';
 import type { StreamStateCache } from '../commands/stream-state-cache.ts';
 import type { EventStore } from '../events/event-store.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
@@ -20,6 +21,8 @@ export interface FilterRouteDeps {
   readonly catchUpTimeoutMs?: number;
   readonly filterStates?: StreamStateCache<FilterState>;
   readonly accountWrites?: KeyedLock;
+  /** Where POSTs' Idempotency-Keys are kept; without it the header is ignored. */
+  readonly idempotency?: IdempotencyStore;
 }
 
 type RouteState = AuthState & ParamsState & { requestId: string };

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { commandEventId } from '../commands/command-event-ids.ts';
 import type { FilterCommand } from '../commands/filter/commands.ts';
 import { filterDecider } from '../commands/filter/decider.ts';
 import type { ActiveFilter, FilterState } from '../commands/filter/filter-state.ts';
@@ -34,6 +36,14 @@ export interface FilterCommandDeps {
   readonly accountWrites?: KeyedLock;
 }
 
+/** Which run of which command this is: its events' ids come from the command id and start (command-event-ids.ts). */
+export interface CommandRun {
+  readonly commandId: string;
+  readonly startedAtMs: number;
+  /** A repeat of a command that may have been stored already (a repeated Idempotency-Key). */
+  readonly mayHaveRun: boolean;
+}
+
 export interface FilterCommandResult {
   /** The filter after the command, or null when it was deleted. */
   readonly filter: ActiveFilter | null;
@@ -45,19 +55,26 @@ export interface FilterCommandResult {
  * request that follows sees this one. The answer itself comes from the stream, so it is right even if
  * the wait times out.
  */
-export async function runFilterCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand): Promise<FilterCommandResult> {
+export async function runFilterCommand(
+  deps: FilterCommandDeps,
+  caller: Caller,
+  command: FilterCommand,
+  run: CommandRun = { commandId: randomUUID(), startedAtMs: Date.now(), mayHaveRun: false },
+): Promise<FilterCommandResult> {
   const { reads } = deps;
-  if (!reads || !growsAccount(command)) return runCommand(deps, caller, command);
+  if (!reads || !growsAccount(command)) return runCommand(deps, caller, command, run);
   const judged = async () => {
     const usage = await accountUsage(reads, command.data.accountId, command.data.filterId);
-    return runCommand(deps, caller, { ...command, data: { ...command.data, accountUsage: usage } } as FilterCommand);
+    return runCommand(deps, caller, { ...command, data: { ...command.data, accountUsage: usage } } as FilterCommand, run);
   };
   return deps.accountWrites ? deps.accountWrites.run(command.data.accountId, judged) : judged();
 }
 
-async function runCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand): Promise<FilterCommandResult> {
+async function runCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand, run: CommandRun): Promise<FilterCommandResult> {
   const outcome = await handleCommand(deps.events, filterDecider, filterStream(command.data.filterId), command, {
     readEvent: readFilterEvent,
+    eventId: (index) => commandEventId(run.commandId, run.startedAtMs, index),
+    mayHaveRun: run.mayHaveRun,
     ...(deps.filterStates ? { states: deps.filterStates } : {}),
     metadata: (commitIndex, commitSize, event): EventMetadata => ({
       accountId: caller.accountId,

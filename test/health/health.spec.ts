@@ -69,6 +69,7 @@ describe('GET /health', () => {
         eventStore: 'up',
         readStore: 'up',
         nats: 'in-process',
+        announcements: [],
         leader: true,
         owner: 'string',
         staleWrites: 0,

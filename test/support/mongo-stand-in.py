@@ -171,9 +171,52 @@ COMMANDS = {
 }
 
 
+# mongod's `failCommand` fail point (test commands enabled; src/mongo/db/commands.cpp,
+# CommandHelpers::evaluateFailCommandFailPoint): while it is on, the commands it names answer
+# {ok: 0, code, errmsg, errorLabels} instead of running. Tests use it for the answers of a node that
+# shuts down or loses its primary role, with the codes of src/mongo/base/error_codes.yml:
+# 11600 InterruptedAtShutdown and 91 ShutdownInProgress (ShutdownError), 10107 NotWritablePrimary,
+# 189 PrimarySteppedDown and 11602 InterruptedDueToReplStateChange (NotPrimaryError), all RetriableError.
+fail_point = {'remaining': 0, 'data': {}}
+
+
+def configure_fail_point(cmd):
+    if cmd['configureFailPoint'] != 'failCommand':
+        return {'ok': 0, 'errmsg': f"the stand-in has no fail point {cmd['configureFailPoint']}", 'code': 2, 'codeName': 'BadValue'}
+    mode = cmd.get('mode')
+    if mode == 'off':
+        fail_point.update(remaining=0, data={})
+    elif mode == 'alwaysOn':
+        fail_point.update(remaining=-1, data=cmd.get('data', {}))
+    elif isinstance(mode, dict) and 'times' in mode:
+        fail_point.update(remaining=int(mode['times']), data=cmd.get('data', {}))
+    else:
+        return {'ok': 0, 'errmsg': f'the stand-in does not know fail point mode {mode!r}', 'code': 2, 'codeName': 'BadValue'}
+    return {'ok': 1}
+
+
+def failed_by_fail_point(name):
+    data = fail_point['data']
+    if fail_point['remaining'] == 0 or name not in data.get('failCommands', []):
+        return None
+    if fail_point['remaining'] > 0:
+        fail_point['remaining'] -= 1
+    reply = {'ok': 0, 'code': int(data.get('errorCode', 1)), 'errmsg': "Failing command via 'failCommand' failpoint"}
+    if data.get('errorLabels'):
+        reply['errorLabels'] = list(data['errorLabels'])
+    return reply
+
+
 def handle(request):
     cmd = request.doc
     name = request.command_name or ''
+    if name == 'configureFailPoint':
+        with lock:
+            return request.reply(configure_fail_point(cmd))
+    with lock:
+        failure = failed_by_fail_point(name)
+    if failure is not None:
+        return request.reply(failure)
     if name.lower() in ('ismaster', 'hello'):
         return request.reply({**HELLO, 'localTime': datetime.datetime.now(datetime.timezone.utc)})
     if name in ('ping', 'endSessions', 'killCursors', 'buildInfo', 'buildinfo', 'getLastError'):
