@@ -2,7 +2,7 @@
 // helper), one user whose INBOX is filled by `doveadm import` (Dovecot's own storage code, as mail that
 // arrived over time would be), then the webmail's sign-in and GET of the INBOX: a LIST with STATUS, a
 // SELECT and one FETCH of the newest 50, over a fresh IMAP login per request as Roundcube does.
-// Run: node --import tsx bench/webmail-inbox-bench.ts [messages]
+// Run: node --import tsx bench/webmail-inbox.ts [messages]
 import { spawnSync } from 'node:child_process';
 import { chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
