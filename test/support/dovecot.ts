@@ -125,15 +125,17 @@ export class OwnDovecot {
     ]);
   }
 
-  /** Stops it outright, as a crash or a network cut would look to clients. */
+  /**
+   * Stops it as `doveadm stop` would (SIGTERM: the master ends its children, then itself), so it can be
+   * started again on the same ports and sockets; clients see their connections cut.
+   */
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
+    child.kill('SIGTERM');
     await exited;
     this.child = null;
-    // Its children (imap, lmtp, ...) outlive a killed master briefly; wait until nothing answers.
     await waitUntil(async () => !(await listening(this.ports.imap)), 'Dovecot gone');
   }
 
