@@ -20,7 +20,7 @@ function quote(body: string): string {
 /** A new message starts empty, from `_to`, or as a reply to `_reply_uid` in `_mbox`, in its thread. */
 async function composeDefaults(request: WebmailRequest, mailbox: Mailbox): Promise<ComposeDefaults> {
   const replyUid = Number(input(request, '_reply_uid', 'GET'));
-  const folder = Number.isSafeInteger(replyUid) && replyUid > 0 ? folderParameter(request, await mailbox.folders()) : null;
+  const folder = Number.isSafeInteger(replyUid) && replyUid > 0 && replyUid < 2 ** 32 ? folderParameter(request, await mailbox.folders()) : null;
   const original = folder ? await mailbox.read(folder.path, replyUid, false) : null;
   if (!folder || !original) return { to: input(request, '_to', 'GET') ?? '', cc: '', subject: '', body: '' };
   const subject = /^re:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`;
