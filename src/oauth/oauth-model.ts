@@ -15,7 +15,7 @@ export interface ServiceUser extends OAuth2Server.User {
   readonly accountId: string | null;
 }
 
-const GRANTS = ['authorization_code', 'client_credentials'];
+export const GRANTS = ['authorization_code', 'client_credentials'];
 
 const toClient = (app: OAuthApp): ServiceClient => ({ id: app.clientId, app, grants: GRANTS, redirectUris: [...app.redirectUris] });
 

@@ -6,7 +6,7 @@ import { splitToken } from '../../accounts/token-secret.ts';
 import { paramsOf } from '../../http/route-context.ts';
 import { requestParams } from '../../http/request-params.ts';
 import { answerError, doorkeeperName } from '../doorkeeper-errors.ts';
-import { oauthModel } from '../oauth-model.ts';
+import { GRANTS, oauthModel } from '../oauth-model.ts';
 import { MASTODON_SCOPES } from '../oauth-scopes.ts';
 import type { OAuthStore } from '../oauth-store.ts';
 
@@ -61,10 +61,12 @@ export function oauthTokenRoutes({ oauth, accounts }: OAuthRouteDeps): Router {
   });
   const router = new Router();
   router.get('/.well-known/oauth-authorization-server', (ctx) => {
-    ctx.body = serverMetadata(ctx.origin);
+    ctx.body = serverMetadata(`${ctx.protocol}://${ctx.host}`);
   });
   router.post('/oauth/token', requestParams(), async (ctx) => {
     const params = stringParams(ctx);
+    // The library knows password and refresh_token grants too; this service issues neither (Doorkeeper's answer for an unconfigured flow).
+    if (params.grant_type && !GRANTS.includes(params.grant_type)) return answerError(ctx, 'unsupported_grant_type');
     // The library reads only forms; Doorkeeper also takes JSON and query parameters, so they are handed over as one.
     const request = new OAuth2Server.Request({
       method: 'POST',
