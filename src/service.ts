@@ -24,6 +24,7 @@ import { openAccounts, openEventStore, openIdempotency, openNotifier, openReadSt
 import { createWebmail } from './webmail/index.ts';
 import type { OAuthStore } from './oauth/oauth-store.ts';
 import { SqliteOAuthStore } from './oauth/sqlite-oauth-store.ts';
+import { openRateLimitStore } from './rate-limits/open-rate-limit-store.ts';
 
 export interface Stores {
   readonly dataDir: string;
@@ -123,11 +124,23 @@ export async function startService({ config, logger, stores: given, env, catchUp
       await closeStores();
     },
   );
+  const rateLimitStore = config.rateLimits.enabled
+    ? await orUndo(
+        () => openRateLimitStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, redisNamespace: config.redisNamespace }),
+        async () => {
+          await oauth.close();
+          await webmail.close();
+          await workerNumber.release();
+          await closeStores();
+        },
+      )
+    : null;
   const matchers = new AccountMatchers(stores.reads);
   const responder = config.natsUrl
     ? await orUndo(
         () => NatsMatchResponder.start(config.natsUrl!, matchers, logger, config.natsMatchSubject),
         async () => {
+          await rateLimitStore?.close();
           await oauth.close();
           await webmail.close();
           await workerNumber.release();
@@ -137,6 +150,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
     : null;
   const releaseAll = async () => {
     await responder?.close();
+    await rateLimitStore?.close();
     await oauth.close();
     await webmail.close();
     await workerNumber.release();
@@ -156,6 +170,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
     health,
     before: [webmail.middleware],
     oauth,
+    ...(rateLimitStore ? { rateLimits: { store: rateLimitStore, settings: config.rateLimits } } : {}),
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     // About 25 MB at most: a weight unit is a keyword or status, some 250 bytes with its object.

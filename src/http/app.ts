@@ -5,6 +5,9 @@ import type { OAuthStore } from '../oauth/oauth-store.ts';
 import { appsRoutes } from '../oauth/routes/apps-routes.ts';
 import { oauthAuthorizeRoutes } from '../oauth/routes/oauth-authorize-routes.ts';
 import { oauthTokenRoutes } from '../oauth/routes/oauth-token-routes.ts';
+import { rateLimits } from '../rate-limits/rate-limit-middleware.ts';
+import type { RateLimitStore } from '../rate-limits/rate-limit-store.ts';
+import { throttles, type RateLimitSettings } from '../rate-limits/throttles.ts';
 import type { AccountMatchers } from '../matching/account-matchers.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
 import { authenticate, requireFilterScope } from './authentication.ts';
@@ -37,6 +40,8 @@ export interface AppDeps extends FilterRouteDeps {
   readonly oauth?: OAuthStore;
   /** How long a failed OAuth sign-in waits before its answer (tests make it instant). */
   readonly failedSignInPause?: (ms: number) => Promise<void>;
+  /** Mastodon's rack-attack throttles, counted in a store every process shares; none when absent (RATE_LIMITS=off). */
+  readonly rateLimits?: { readonly store: RateLimitStore; readonly settings: RateLimitSettings };
 }
 
 async function apiHeaders(ctx: Context, next: Next): Promise<void> {
@@ -75,6 +80,17 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestId);
   app.use(httpMetrics(deps.logger));
   app.use(apiCors(deps.corsOrigins ?? '*'));
+  if (deps.rateLimits) {
+    const appTokens = deps.oauth ? (token: string) => deps.oauth!.authenticateAppToken(token) : undefined;
+    app.use(
+      rateLimits({
+        store: deps.rateLimits.store,
+        throttles: throttles(deps.rateLimits.settings),
+        accounts: deps.accounts,
+        ...(appTokens ? { appTokens } : {}),
+      }),
+    );
+  }
   for (const middleware of deps.before ?? []) app.use(middleware);
   const filters = filtersRouter(deps);
   app.use(healthRoutes(deps.health).routes());

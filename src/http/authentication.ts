@@ -10,13 +10,13 @@ export interface AuthState {
 }
 
 /** Finds the token of an app with no account; its scopes, or null. */
-export type AppTokenLookup = (token: string) => Promise<{ readonly scopes: readonly string[] } | null>;
+export type AppTokenLookup = (token: string) => Promise<{ readonly tokenId: string; readonly scopes: readonly string[] } | null>;
 
 /**
  * Where Doorkeeper (Mastodon's `access_token_methods`) looks: `Authorization: Bearer`, then the
  * `access_token` parameter of the query or, once parsed, of the body.
  */
-function presentedToken(ctx: Context): string | null {
+export function presentedToken(ctx: Context): string | null {
   const header = ctx.get('authorization');
   if (header !== '') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
