@@ -126,7 +126,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
   );
   const rateLimitStore = config.rateLimits.enabled
     ? await orUndo(
-        () => openRateLimitStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, redisNamespace: config.redisNamespace }),
+        () => openRateLimitStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, redisNamespace: config.redisNamespace, mongodbUrl: config.mongodbUrl }),
         async () => {
           await oauth.close();
           await webmail.close();
