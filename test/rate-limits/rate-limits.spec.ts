@@ -84,6 +84,16 @@ describe("rate limits as Mastodon's rack-attack", function () {
     assert.equal((await two.request('GET', '/api/v2/filters')).status, 429);
   });
 
+  it('takes the client address from X-Forwarded-For only with TRUST_PROXY', async () => {
+    const env = limits({ RATE_LIMIT_UNAUTHENTICATED_API: '1' });
+    const behindProxy = await start({ ...env, TRUST_PROXY: '1' });
+    const from = (server: TestServer, ip: string) => server.request('GET', '/api/v2/filters', { headers: { 'x-forwarded-for': ip } });
+    assert.deepEqual([(await from(behindProxy, '192.0.2.1')).status, (await from(behindProxy, '192.0.2.2')).status], [401, 401]);
+    assert.equal((await from(behindProxy, '192.0.2.1')).status, 429);
+    const direct = await start(env);
+    assert.deepEqual([(await from(direct, '192.0.2.1')).status, (await from(direct, '192.0.2.2')).status], [401, 429]);
+  });
+
   it('limits app registrations per client address (5 in 10 minutes)', async () => {
     const server = await start(limits({}));
     const register = () => server.request('POST', '/api/v1/apps', { json: { client_name: 'x', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob' } });
