@@ -170,6 +170,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
     health,
     before: [webmail.middleware],
     oauth,
+    loginRateLimit: webmail.loginRateLimit,
     ...(rateLimitStore ? { rateLimits: { store: rateLimitStore, settings: config.rateLimits } } : {}),
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { OAuthStore } from '../oauth/oauth-store.ts';
+import type { LoginRateLimit } from '../webmail/sessions/login-rate-limit.ts';
 import { appsRoutes } from '../oauth/routes/apps-routes.ts';
 import { oauthAuthorizeRoutes } from '../oauth/routes/oauth-authorize-routes.ts';
 import { oauthTokenRoutes } from '../oauth/routes/oauth-token-routes.ts';
@@ -40,6 +41,8 @@ export interface AppDeps extends FilterRouteDeps {
   readonly oauth?: OAuthStore;
   /** How long a failed OAuth sign-in waits before its answer (tests make it instant). */
   readonly failedSignInPause?: (ms: number) => Promise<void>;
+  /** Failed logins per account, shared with the webmail's login. */
+  readonly loginRateLimit?: LoginRateLimit;
   /** Mastodon's rack-attack throttles, counted in a store every process shares; none when absent (RATE_LIMITS=off). */
   readonly rateLimits?: { readonly store: RateLimitStore; readonly settings: RateLimitSettings };
 }
@@ -98,7 +101,11 @@ export function createApp(deps: AppDeps): Koa {
     const oauth = { oauth: deps.oauth, accounts: deps.accounts };
     app.use(appsRoutes(deps.oauth, deps.accounts).routes());
     app.use(oauthTokenRoutes(oauth).routes());
-    app.use(oauthAuthorizeRoutes({ ...oauth, ...(deps.failedSignInPause ? { failedSignInPause: deps.failedSignInPause } : {}) }).routes());
+    const optional = {
+      ...(deps.failedSignInPause ? { failedSignInPause: deps.failedSignInPause } : {}),
+      ...(deps.loginRateLimit ? { loginRateLimit: deps.loginRateLimit } : {}),
+    };
+    app.use(oauthAuthorizeRoutes({ ...oauth, ...optional }).routes());
   }
   // The match route is its own router (its own body limit and scope), mounted before the filters router.
   app.use(v2FilterMatchRoute(deps, apiHeaders).routes());

@@ -10,6 +10,7 @@ import { checkAuthorization, redirectTarget, type Checked } from '../authorizati
 import { codePage, consentPage, errorPage } from '../consent-page.ts';
 import { describe } from '../doorkeeper-errors.ts';
 import type { OAuthStore } from '../oauth-store.ts';
+import type { LoginRateLimit } from '../../webmail/sessions/login-rate-limit.ts';
 
 /** Doorkeeper's default code lifetime. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -22,6 +23,8 @@ export interface AuthorizeDeps {
   readonly accounts: AccountStore;
   /** How long a failed sign-in waits before its answer (a timer: other requests go on). */
   readonly failedSignInPause?: (ms: number) => Promise<void>;
+  /** The webmail's failed-login counter: one lock for both sign-ins, lifted by `cli account unlock`. */
+  readonly loginRateLimit?: LoginRateLimit;
 }
 
 function sendHtml(ctx: Context, status: number, body: string): void {
@@ -57,17 +60,28 @@ function answerUnusable(ctx: Context, checked: Exclude<Checked, { kind: 'ok' }>)
   ctx.redirect(target);
 }
 
-async function signIn(accounts: AccountStore, username: string, password: string): Promise<Account | null> {
+type SignIn = { account: Account } | { refused: string };
+
+const SIGN_IN_FAILED = 'Invalid username or password.';
+const LOCKED = 'Too many failed sign-ins: this account is locked for now.';
+
+async function signIn(accounts: AccountStore, lock: LoginRateLimit | undefined, username: string, password: string): Promise<SignIn> {
   const found = username === '' ? null : await accounts.findAccount(username);
   // findAccount also takes an id; only a username signs in.
   const account = found && found.username.toLowerCase() === username.toLowerCase() ? found : null;
+  if (account && lock && (await lock.isLocked(account.id))) return { refused: LOCKED };
   const hash = account ? await accounts.passwordHash(account.id) : null;
   const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstNothing(password);
-  return valid ? account : null;
+  if (account && valid) {
+    await lock?.forget(account.id);
+    return { account };
+  }
+  if (account) await lock?.recordFailure(account.id);
+  return { refused: SIGN_IN_FAILED };
 }
 
 /** GET /oauth/authorize shows sign-in and consent; POST /oauth/authorize decides. */
-export function oauthAuthorizeRoutes({ oauth, accounts, failedSignInPause = (ms) => delay(ms) }: AuthorizeDeps): Router {
+export function oauthAuthorizeRoutes({ oauth, accounts, loginRateLimit, failedSignInPause = (ms) => delay(ms) }: AuthorizeDeps): Router {
   const router = new Router();
   const check = async (params: Record<string, unknown>) => {
     const clientId = typeof params.client_id === 'string' ? params.client_id : '';
@@ -91,11 +105,12 @@ export function oauthAuthorizeRoutes({ oauth, accounts, failedSignInPause = (ms)
     }
     const username = typeof params.username === 'string' ? params.username.trim().slice(0, MAX_INPUT) : '';
     const password = typeof params.password === 'string' && params.password.length <= MAX_INPUT ? params.password : '';
-    const account = await signIn(accounts, username, password);
-    if (!account) {
+    const outcome = await signIn(accounts, loginRateLimit, username, password);
+    if ('refused' in outcome) {
       await failedSignInPause(FAILED_SIGN_IN_PAUSE_MS);
-      return sendHtml(ctx, 401, consentPage(app, page, scopes, csrfToken(ctx), 'Invalid username or password.', username));
+      return sendHtml(ctx, 401, consentPage(app, page, scopes, csrfToken(ctx), outcome.refused, username));
     }
+    const { account } = outcome;
     const code = await oauth.createCode({
       appId: app.id,
       accountId: account.id,
