@@ -1,15 +1,20 @@
 import type { EventStore } from '../events/event-store.ts';
 import type { ProjectionSnapshot, ProjectionSource } from '../metrics/projection-metrics.ts';
 import type { Notifier, NotifierState } from '../notifications/notifier.ts';
+import type { AnnouncedPositions } from '../projections/stores/announced-positions.ts';
 import { FILTERS_PROJECTION } from '../projections/runtime/filter-projector.ts';
 import { FILTERS_LEASE, type LeasedProjector } from '../projections/runtime/leased-projector.ts';
 import type { StaleWrites } from '../projections/runtime/stale-writes.ts';
 import type { ReadStore } from '../projections/stores/read-store.ts';
 import type { LeaseHolder, Leases } from '../shared/leases.ts';
+import { announcementReports, isDegraded, type AnnouncementReport } from './announcement-health.ts';
 
 /** Each reason /health can give for answering 503, with what an operator needs to act on it. */
 export type HealthProblem =
   | { readonly reason: 'event_store_unreachable'; readonly error: string }
+  /** Reads work but appends fail: a full or read-only disk, I/O errors, a write lock held elsewhere. */
+  | { readonly reason: 'event_store_unwritable'; readonly error: string }
+  | { readonly reason: 'event_store_access_denied'; readonly error: string; readonly detail: string }
   | { readonly reason: 'read_store_unreachable'; readonly error: string }
   | {
       readonly reason: 'projection_failing';
@@ -24,18 +29,21 @@ export type HealthProblem =
   | { readonly reason: 'write_not_visible'; readonly position: string; readonly answeredAt: string };
 
 export interface HealthReport {
-  readonly status: 'ok' | 'unavailable';
+  /** `degraded` (still 200): a transport for announcements is away; they wait in the log meanwhile. */
+  readonly status: 'ok' | 'degraded' | 'unavailable';
   readonly problems: readonly HealthProblem[];
   readonly eventStore: 'up' | 'down';
   readonly readStore: 'up' | 'down';
   readonly nats: NotifierState;
-  /** With NATS: accounts whose filters_changed waits for it to come back. */
-  readonly natsWaiting?: number;
+  /** Each transport (NATS, Redis) with its state and what waits to be announced on it. */
+  readonly announcements: readonly AnnouncementReport[];
   readonly projection: {
     readonly checkpoint: string | null;
     readonly lagSeconds: number | null;
     readonly leaseHolder: string | null;
     readonly parkedEvents: number | null;
+    /** Where the last parked commit ended in the log: what `projections parked` and `events` show more of. */
+    readonly lastParkedPosition: string | null;
   };
   /** Present in processes that run a projector. */
   readonly leader?: boolean;
@@ -46,7 +54,7 @@ export interface HealthReport {
 
 export interface HealthDeps {
   readonly events: EventStore;
-  readonly reads: ReadStore & Pick<Leases, 'leaseHolder'>;
+  readonly reads: ReadStore & Pick<Leases, 'leaseHolder'> & AnnouncedPositions;
   readonly notifier: Notifier;
   readonly projector: LeasedProjector | null;
   readonly staleWrites: StaleWrites;
@@ -57,14 +65,19 @@ export interface HealthDeps {
   readonly now?: () => number;
 }
 
-type Settled<T> = { ok: true; value: T } | { ok: false; error: string };
+type Settled<T> = { ok: true; value: T } | { ok: false; error: string; accessDenied?: boolean };
 
 function settle<T>(promise: Promise<T>, timeoutMs: number): Promise<Settled<T>> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
     promise.then(
       (value) => resolve({ ok: true, value }),
-      (error: unknown) => resolve({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        resolve({
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+          accessDenied: (error as { reason?: unknown } | null)?.reason === 'access_denied',
+        }),
     );
     void promise.finally(() => clearTimeout(timer)).catch(() => {});
   });
@@ -103,20 +116,28 @@ export class ServiceHealth implements ProjectionSource {
   private async probe(): Promise<HealthReport> {
     const { events, reads, projector, staleWrites } = this.deps;
     const timeout = this.deps.probeTimeoutMs ?? 2000;
-    const [checkpoint, lease, parked] = await Promise.all([
+    const [checkpoint, lease, parked, writes] = await Promise.all([
       settle(reads.checkpoint(FILTERS_PROJECTION), timeout),
       settle(reads.leaseHolder(FILTERS_LEASE), timeout),
       settle(reads.parkedEvents(FILTERS_PROJECTION), timeout),
+      settle(events.writeProblem?.() ?? Promise.resolve(null), timeout),
     ]);
     // The first event not yet projected: proves the event store answers and gives the lag.
     const after = checkpoint.ok ? checkpoint.value : null;
-    const next = await settle(events.readAll({ after, limit: 1 }), timeout);
+    // A read that outlives the probe is cancelled, so probes cannot pile reads up on a slow store.
+    const next = await settle(events.readAll({ after, limit: 1, signal: AbortSignal.timeout(timeout) }), timeout);
     const now = this.now();
     const pending = next.ok && checkpoint.ok ? (next.value[0] ?? null) : undefined;
     const lagSeconds = pending === undefined ? null : pending === null ? 0 : Math.max(0, now - Date.parse(pending.recordedAt)) / 1000;
 
     const problems: HealthProblem[] = [];
-    if (!next.ok) problems.push({ reason: 'event_store_unreachable', error: next.error });
+    if (!next.ok && next.accessDenied) {
+      const detail =
+        "the event store refuses this service's credentials: it needs a user allowed to read $all and write the filter streams (on EventStoreDB an $admins member; see docs/production.md)";
+      problems.push({ reason: 'event_store_access_denied', error: next.error, detail });
+    } else if (!next.ok) problems.push({ reason: 'event_store_unreachable', error: next.error });
+    const unwritable = writes.ok ? writes.value : writes.error;
+    if (next.ok && unwritable !== null) problems.push({ reason: 'event_store_unwritable', error: unwritable });
     if (!checkpoint.ok) problems.push({ reason: 'read_store_unreachable', error: checkpoint.error });
     const failure = projector?.failure;
     if (failure) problems.push({ reason: 'projection_failing', ...failure });
@@ -127,24 +148,29 @@ export class ServiceHealth implements ProjectionSource {
     }
     const stale = checkpoint.ok ? staleWrites.outstanding(checkpoint.value) : null;
     if (stale) problems.push({ reason: 'write_not_visible', ...stale });
+    const announcements = await announcementReports(this.deps.notifier, projector?.announcers ?? [], reads, events);
 
     return {
-      status: problems.length === 0 ? 'ok' : 'unavailable',
+      status: problems.length > 0 ? 'unavailable' : announcements.some(isDegraded) ? 'degraded' : 'ok',
       problems,
-      eventStore: next.ok ? 'up' : 'down',
+      eventStore: next.ok && unwritable === null ? 'up' : 'down',
       readStore: checkpoint.ok ? 'up' : 'down',
       nats: this.deps.notifier.state?.() ?? 'in-process',
-      ...(this.deps.notifier.waiting ? { natsWaiting: this.deps.notifier.waiting() } : {}),
+      announcements,
       projection: {
         checkpoint: checkpoint.ok ? (checkpoint.value?.toString() ?? null) : null,
         lagSeconds,
         leaseHolder: lease.ok && live(lease.value, now) ? lease.value!.owner : null,
         parkedEvents: parked.ok ? parked.value.length : null,
+        lastParkedPosition: parked.ok ? lastPosition(parked.value) : null,
       },
       ...(projector ? { leader: projector.isLeader, owner: projector.owner } : {}),
       staleWrites: staleWrites.total,
     };
   }
 }
+
+const lastPosition = (parked: readonly { readonly position: bigint }[]): string | null =>
+  parked.reduce<bigint | null>((last, { position }) => (last === null || position > last ? position : last), null)?.toString() ?? null;
 
 const live = (holder: LeaseHolder | null, now: number): boolean => holder !== null && holder.expiresAt > now;
