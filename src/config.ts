@@ -1,3 +1,5 @@
+import { rateLimitSettings } from './rate-limits/rate-limit-settings.ts';
+import type { RateLimitSettings } from './rate-limits/throttles.ts';
 import { logLevelSetting, type LogLevel } from './shared/logger.ts';
 import type { TimelineStreamSettings } from './notifications/timeline-stream.ts';
 import { BadSetting, Settings } from './shared/settings.ts';
@@ -28,6 +30,8 @@ export interface Config {
   readonly trustProxy: number;
   /** Origins browsers may call /api/* from: `*` (any, as Mastodon) or an exact list. */
   readonly corsOrigins: '*' | readonly string[];
+  /** Mastodon's rack-attack throttles (RATE_LIMITS, RATE_LIMIT_*). */
+  readonly rateLimits: RateLimitSettings;
 }
 
 /** off (default), on (one proxy), or how many proxies stand in front, each appending to X-Forwarded-For. */
@@ -79,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     projectorMaxLagMs: settings.integer('PROJECTOR_MAX_LAG_MS', 5_000, 300, 600_000),
     trustProxy: trustedProxies(settings),
     corsOrigins: corsOrigins(settings),
+    rateLimits: rateLimitSettings(settings),
   };
 }

@@ -1,3 +1,4 @@
+import type { LoginRateLimit } from './sessions/login-rate-limit.ts';
 import type { Middleware } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { ErrorLog } from './logs/error-log.ts';
@@ -34,6 +35,8 @@ export type Webmail = {
   /** Handles `/webmail` and everything under `/webmail/`; calls `next()` for any other path. */
   readonly middleware: Middleware;
   readonly config: WebmailConfig;
+  /** Failed logins per account (WEBMAIL_LOGIN_RATE_LIMIT), which the OAuth sign-in counts and honours too. */
+  readonly loginRateLimit: LoginRateLimit;
   close(): Promise<void>;
 };
 
@@ -82,6 +85,7 @@ export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
   return {
     middleware: webmailMiddleware(services, new StaticAssets()),
     config,
+    loginRateLimit: stores.rateLimit,
     async close() {
       relay?.close();
       await stores.close();
