@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { OAuthStore } from '../oauth/oauth-store.ts';
-import type { LoginRateLimit } from '../webmail/sessions/login-rate-limit.ts';
+import type { LoginRateLimit } from '../accounts/login-rate-limit.ts';
 import { appsRoutes } from '../oauth/routes/apps-routes.ts';
 import { oauthAuthorizeRoutes } from '../oauth/routes/oauth-authorize-routes.ts';
 import { oauthTokenRoutes } from '../oauth/routes/oauth-token-routes.ts';

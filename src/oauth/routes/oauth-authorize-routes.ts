@@ -10,7 +10,7 @@ import { checkAuthorization, redirectTarget, type Checked } from '../authorizati
 import { codePage, consentPage, errorPage } from '../consent-page.ts';
 import { describe } from '../doorkeeper-errors.ts';
 import type { OAuthStore } from '../oauth-store.ts';
-import type { LoginRateLimit } from '../../webmail/sessions/login-rate-limit.ts';
+import type { LoginRateLimit } from '../../accounts/login-rate-limit.ts';
 
 /** Doorkeeper's default code lifetime. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
