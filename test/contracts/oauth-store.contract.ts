@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CodeGrant, OAuthStore } from '../../src/oauth/oauth-store.ts';
 import { openOAuthStore } from '../../src/oauth/open-oauth-store.ts';
-import type { LocationFixture, StoreLocation } from '../support/store-locations.ts';
+import { HOSTILE_KEYS, type LocationFixture, type StoreLocation } from '../support/store-locations.ts';
 
 const newApp = { name: 'An app', website: null, redirectUris: ['https://app.example/cb'], scopes: ['read', 'write'] };
 const grant = (appId: string, expiresAt = new Date(Date.now() + 60_000)): CodeGrant => ({
@@ -87,6 +87,23 @@ export function oauthStoreContract(name: string, fixture: () => LocationFixture 
       assert.equal((await store.verifyClient(app.clientId, clientSecret))?.id, app.id);
       assert.equal(await store.useCode(code), true);
       assert.equal((await store.authenticateAppToken(token))?.app.id, app.id);
+    });
+
+    it('treats hostile strings (operators, paths, prototype names, a huge one) as plain data that names nothing', async () => {
+      const { app } = await store.createApp(newApp);
+      await store.createCode(grant(app.id));
+      await store.createAppToken(app.id, ['read']);
+      for (const key of HOSTILE_KEYS) {
+        assert.equal(await store.findApp(key), null, key.slice(0, 20));
+        assert.equal(await store.findAppById(key), null);
+        assert.equal(await store.verifyClient(key, key), null);
+        assert.equal(await store.findCode(key), null);
+        assert.equal(await store.useCode(key), false);
+        assert.equal(await store.appOfToken(key), null);
+        assert.equal(await store.authenticateAppToken(key), null);
+        assert.equal(await store.revokeApp(key), null);
+      }
+      assert.equal((await store.findApp(app.clientId))?.id, app.id);
     });
 
     it('authenticates an app token until it or its app is revoked, and names the account tokens an app revocation ends', async () => {
