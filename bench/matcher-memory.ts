@@ -31,7 +31,13 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 }
 
 buildDist();
-const env = { ...process.env, DATA_DIR: scratchDir('cf-matcher-memory-'), PORT: String(await freePort()), HOST: '127.0.0.1', RATE_LIMITS: 'off' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: scratchDir('cf-matcher-memory-'),
+  PORT: String(await freePort()),
+  HOST: '127.0.0.1',
+  RATE_LIMITS: 'off',
+};
 delete env.NATS_URL;
 const cli = (...args: string[]) =>
   execFileSync(process.execPath, [`${dist}cli/main.js`, ...args], { env })
