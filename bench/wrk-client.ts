@@ -31,7 +31,10 @@ function latencyMs(report: string, percentile: string): number {
 /** Parses wrk's report; a run with non-2xx answers or socket errors is refused, not counted. */
 export function parseWrk(report: string): WrkResult {
   const refused = /Non-2xx or 3xx responses: (\d+)/.exec(report);
-  if (refused) throw new Error(`FAILED: ${refused[1]} answers were not 2xx (a limit or an error answered instead of the work measured):\n${report}`);
+  if (refused) {
+    const first = /^First refusal: (.*)$/m.exec(report)?.[1] ?? 'not recorded by this script';
+    throw new Error(`FAILED: ${refused[1]} answers were not 2xx (the first: ${first}), so the run did not measure the work it names:\n${report}`);
+  }
   const broken = /Socket errors: .*/.exec(report);
   if (broken) throw new Error(`FAILED: wrk saw socket errors:\n${report}`);
   const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(report);

@@ -16,3 +16,17 @@ function request()
   local headers = { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. tokens[(sent % #tokens) + 1] }
   return wrk.format(nil, nil, headers, nil)
 end
+
+-- The first refusal's status and body, printed after the run, so a failed run says what answered.
+local threads = {}
+function setup(thread) threads[#threads + 1] = thread end
+first_refusal = ""
+function response(status, headers, body)
+  if status >= 300 and first_refusal == "" then first_refusal = status .. " " .. string.sub(body or "", 1, 300) end
+end
+function done(summary, latency, requests)
+  for _, thread in ipairs(threads) do
+    local refusal = thread:get("first_refusal")
+    if refusal ~= nil and refusal ~= "" then print("First refusal: " .. refusal) end
+  end
+end
