@@ -147,6 +147,7 @@ const summary = (results: Sample[]): Sample => ({
 
 try {
   console.log(`HTTP: wrk, ${connections} connections, ${seconds} s per round, ${rounds} rounds interleaved (median), load average ${loadAverage()}`);
+  console.log(`  ours at ${url}, bare Koa at ${bareUrl}${older ? `, before at ${older.said.url}` : ''}`);
   for (const c of cases) {
     if (only && !only.test(c.name)) continue;
     // Warm-up: JIT, connection set-up and SQLite's page cache, for both sides alike.
