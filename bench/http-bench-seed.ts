@@ -6,7 +6,7 @@ export const LIST_SIZES = [1, 10, 100, 1000] as const;
  * run's writes, far from the per-account limits (1,000 filters, 100,000 keyword characters), so every
  * answer is the write measured, never a 422.
  */
-export const WRITE_ACCOUNTS = 1;
+export const WRITE_ACCOUNTS = 100;
 
 export interface SeededApi {
   readonly url: string;
