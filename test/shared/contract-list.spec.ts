@@ -42,10 +42,21 @@ describe('the list of contract suites (npm run test:contracts)', () => {
     );
   });
 
-  it('runs every contract module through at least one listed spec', () => {
-    const texts = listedSpecs().map(read).join('\n');
+  it('runs every contract module through at least one listed spec (or a contract module such a spec runs)', () => {
+    const texts = listedSpecs().map(read);
+    // A contract module may hold cases another one runs (read-store-usage inside read-store): follow those imports.
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const module of contractModules) {
+        const text = read(`test/contracts/${module}`);
+        if (texts.includes(text) || !texts.some((t) => t.includes(`contracts/${module}'`))) continue;
+        texts.push(text);
+        grew = true;
+      }
+    }
+    const joined = texts.join('\n');
     assert.deepEqual(
-      contractModules.filter((module) => !texts.includes(`contracts/${module}'`)),
+      contractModules.filter((module) => !joined.includes(`contracts/${module}'`) && !joined.includes(`./${module}'`)),
       [],
     );
   });
