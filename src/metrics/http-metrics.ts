@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from '../shared/logger.ts';
 import { httpRequestDuration, httpRequests, registry } from './metrics.ts';
 
-const PROBES = new Set(['/health', '/metrics']);
+const PROBES = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 
 /**
  * Counts and times every request by its route pattern (never the raw path, which would make a series

@@ -1,5 +1,6 @@
 import { createClient } from 'redis';
 import { silentLogger, type Logger } from '../shared/logger.ts';
+import { redactUrl } from '../shared/redact.ts';
 import { FILTERS_CHANGED, type Notifier } from './notifier.ts';
 import { NotifierUnavailableError } from './nats-notifier.ts';
 
@@ -54,7 +55,7 @@ export class RedisTimelineNotifier implements Notifier {
       await client.connect();
     } catch (error) {
       if (client.isOpen) client.destroy();
-      throw new NotifierUnavailableError(`cannot reach Redis at ${redactedUrl(url)}: ${(error as Error).message}`);
+      throw new NotifierUnavailableError(`cannot reach Redis at ${redactUrl(url)}: ${(error as Error).message}`);
     }
     connected = true;
     return new RedisTimelineNotifier(client, options);
@@ -75,16 +76,5 @@ export class RedisTimelineNotifier implements Notifier {
 
   async close(): Promise<void> {
     if (this.client.isOpen) await this.client.close();
-  }
-}
-
-/** For messages: the URL without its password. */
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured REDIS_URL';
   }
 }

@@ -1,6 +1,7 @@
 import { exitGracefully, type Stoppable } from './graceful-shutdown.ts';
 import type { Logger } from './logger.ts';
 import { informationAsked, type ProcessHelp } from './process-help.ts';
+import { rememberSecretsOf } from './redact.ts';
 import { BadSetting } from './settings.ts';
 
 export interface ProcessDefinition<Config extends { readonly logLevel: string }> {
@@ -36,6 +37,8 @@ export async function runProcess<Config extends { readonly logLevel: string }>(d
     process.stdout.write(information);
     return;
   }
+  // Before anything can log: every secret of the settings is known to the redaction of log lines.
+  rememberSecretsOf(process.env);
   let config: Config;
   try {
     config = definition.loadConfig(process.env);

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { loadConfig } from '../../src/config.ts';
+import { startService, type RunningService } from '../../src/service.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const probe = async (service: RunningService, path: string) => {
+  const response = await fetch(`${service.url}${path}`);
+  const text = await response.text();
+  return { status: response.status, type: response.headers.get('content-type') ?? '', text, body: JSON.parse(text) as Record<string, unknown> };
+};
+const reasons = (problems: unknown) => (problems as { reason: string }[]).map((p) => p.reason);
+
+// A liveness probe that fails restarts the container: it must not depend on a projector or a store.
+describe('GET /health/live and /health/ready', function () {
+  this.timeout(60_000);
+  const services: RunningService[] = [];
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((s) => s.close()));
+  });
+  const serve = async (env: Record<string, string>) => {
+    const service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', ...env }), logger: silentLogger });
+    services.push(service);
+    return service;
+  };
+
+  it('given an API process without any projector: /health is 503 projector_stalled, live and ready are 200', async () => {
+    const service = await serve({ PROJECTOR: 'off' });
+    const health = await probe(service, '/health');
+    assert.equal(health.status, 503);
+    assert.deepEqual(reasons(health.body.problems), ['projector_stalled']);
+    const live = await probe(service, '/health/live');
+    assert.equal(live.status, 200);
+    assert.match(live.type, /^application\/json/);
+    assert.deepEqual(live.body, { status: 'live' });
+    const ready = await probe(service, '/health/ready');
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.status, 'ready');
+    assert.deepEqual(ready.body.problems, []);
+    assert.deepEqual(reasons(ready.body.degraded), ['projector_stalled']);
+  });
+
+  it('given an event store it cannot reach: ready is 503 naming it, live stays 200, and no answer shows its password', async () => {
+    const secret = 'Pr0beS3cret';
+    const service = await serve({ EVENTSTORE_URL: `esdb://admin:${secret}@127.0.0.1:${await closedPort()}?tls=false` });
+    const ready = await probe(service, '/health/ready');
+    assert.equal(ready.status, 503);
+    assert.equal(ready.body.status, 'unavailable');
+    assert.ok(reasons(ready.body.problems).includes('event_store_unreachable'), ready.text);
+    assert.equal((await probe(service, '/health/live')).status, 200);
+    for (const path of ['/health', '/health/ready', '/metrics']) {
+      const text = await (await fetch(`${service.url}${path}`)).text();
+      assert.ok(!text.includes(secret), `${path} shows the password: ${text}`);
+    }
+  });
+});
