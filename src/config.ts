@@ -1,3 +1,4 @@
+import type { NatsSettings } from './notifications/nats-connection-options.ts';
 import { logLevelSetting, type LogLevel } from './shared/logger.ts';
 import { BadSetting, Settings } from './shared/settings.ts';
 
@@ -6,6 +7,10 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly natsUrl: string | undefined;
+  /** NATS_TOKEN, NATS_CREDS (a .creds file) and NATS_TLS_CA (a CA file): how to log in to NATS_URL securely. */
+  readonly natsToken: string | undefined;
+  readonly natsCreds: string | undefined;
+  readonly natsTlsCa: string | undefined;
   /** Filter-matching requests arrive on `<natsMatchSubject>.<account_id>` (default `filters.match`). */
   readonly natsMatchSubject: string;
   /** Mastodon's Redis: when set, filters_changed is also published on `timeline:<account_id>` there. */
@@ -25,6 +30,12 @@ export interface Config {
   readonly trustProxy: number;
   /** Origins browsers may call /api/* from: `*` (any, as Mastodon) or an exact list. */
   readonly corsOrigins: '*' | readonly string[];
+}
+
+/** NATS_URL with the settings that log in to it, for natsConnectionOptions; undefined without NATS_URL. */
+export function natsSettings(config: Config): NatsSettings | undefined {
+  if (config.natsUrl === undefined) return undefined;
+  return { url: config.natsUrl, token: config.natsToken, credsFile: config.natsCreds, tlsCaFile: config.natsTlsCa };
 }
 
 /** off (default), on (one proxy), or how many proxies stand in front, each appending to X-Forwarded-For. */
@@ -60,6 +71,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: settings.text('HOST', '0.0.0.0'),
     dataDir: settings.path('DATA_DIR', './data'),
     natsUrl: settings.optional('NATS_URL'),
+    natsToken: settings.optional('NATS_TOKEN'),
+    natsCreds: settings.optional('NATS_CREDS'),
+    natsTlsCa: settings.optional('NATS_TLS_CA'),
     natsMatchSubject: settings.matching('NATS_MATCH_SUBJECT', 'filters.match', /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'NATS subject tokens joined by dots'),
     redisUrl: settings.optional('REDIS_URL'),
     redisNamespace: settings.optional('REDIS_NAMESPACE'),

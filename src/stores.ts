@@ -1,6 +1,6 @@
 import type { AccountStore } from './accounts/account-store.ts';
 import { openAccountStore } from './accounts/open-account-store.ts';
-import type { Config } from './config.ts';
+import { natsSettings, type Config } from './config.ts';
 import { natsAnnouncementsDelayed, natsPublishFailures, redisPublishFailures } from './metrics/metrics.ts';
 import { FanOutNotifier } from './notifications/fan-out-notifier.ts';
 import { NullNotifier } from './notifications/null-notifier.ts';
@@ -64,9 +64,10 @@ export async function openNotifier(config: Config, logger: Logger, name = 'conte
 }
 
 async function openPrimaryNotifier(config: Config, logger: Logger, name = 'content-filters'): Promise<Notifier> {
-  if (!config.natsUrl) return new NullNotifier();
+  const nats = natsSettings(config);
+  if (!nats) return new NullNotifier();
   const { NatsNotifier } = await import('./notifications/nats-notifier.ts');
-  return NatsNotifier.connect(config.natsUrl, {
+  return NatsNotifier.connect(nats, {
     name,
     logger: logger.child({ component: 'nats' }),
     onDelayed: (count) => natsAnnouncementsDelayed.inc(count),

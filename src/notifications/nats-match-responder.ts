@@ -1,4 +1,5 @@
 import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { describeNats, natsConnectionOptions, type NatsSettings } from './nats-connection-options.ts';
 import type { AccountMatchers } from '../matching/account-matchers.ts';
 import { BadMatchRequest, checkedMatchRequest } from '../matching/match-request.ts';
 import { isId } from '../shared/ids.ts';
@@ -38,12 +39,17 @@ export class NatsMatchResponder {
     });
   }
 
-  static async start(url: string, matchers: AccountMatchers, logger: Logger = silentLogger, subject = DEFAULT_MATCH_SUBJECT): Promise<NatsMatchResponder> {
+  static async start(
+    settings: NatsSettings | string,
+    matchers: AccountMatchers,
+    logger: Logger = silentLogger,
+    subject = DEFAULT_MATCH_SUBJECT,
+  ): Promise<NatsMatchResponder> {
     let connection: NatsConnection;
     try {
-      connection = await connect({ servers: url, name: 'content-filters-match', maxReconnectAttempts: -1 });
+      connection = await connect({ ...natsConnectionOptions(settings), name: 'content-filters-match', maxReconnectAttempts: -1 });
     } catch (error) {
-      throw new NotifierUnavailableError(`cannot reach NATS at ${url}: ${(error as Error).message}`);
+      throw new NotifierUnavailableError(`cannot reach NATS at ${describeNats(settings)}: ${(error as Error).message}`);
     }
     const responder = new NatsMatchResponder(connection, matchers, logger, subject);
     // The subscription is registered with the server once this returns: requests sent after start() reach it.

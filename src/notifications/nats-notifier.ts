@@ -1,4 +1,5 @@
 import { connect, Events, type NatsConnection } from 'nats';
+import { describeNats, natsConnectionOptions, type NatsSettings } from './nats-connection-options.ts';
 import type { Logger } from '../shared/logger.ts';
 import { FILTERS_CHANGED, timelineSubject, type Notifier, type NotifierState } from './notifier.ts';
 
@@ -42,17 +43,18 @@ export class NatsNotifier implements Notifier {
     void this.watchConnection();
   }
 
-  static async connect(url: string, options: NatsNotifierOptions = {}): Promise<NatsNotifier> {
+  static async connect(settings: NatsSettings | string, options: NatsNotifierOptions = {}): Promise<NatsNotifier> {
+    const base = natsConnectionOptions(settings);
     try {
       const connection = await connect({
-        servers: url,
+        ...base,
         name: options.name ?? 'content-filters',
         maxReconnectAttempts: -1,
         reconnectTimeWait: options.reconnectTimeWaitMs ?? 2000,
       });
       return new NatsNotifier(connection, options);
     } catch (error) {
-      throw new NotifierUnavailableError(`cannot reach NATS at ${url}: ${(error as Error).message}`);
+      throw new NotifierUnavailableError(`cannot reach NATS at ${describeNats(settings)}: ${(error as Error).message}`);
     }
   }
 
