@@ -31,11 +31,16 @@ export class ConfiguredNatsServer {
   ) {}
 
   /** `config` is the file's text; `-a`/`-p` on the command line place it on loopback and a free port. */
-  static async start(config: string, dir = scratchDir('nats-conf-')): Promise<ConfiguredNatsServer> {
-    const port = await freePort();
+  static async start(config: string, dir = scratchDir('nats-conf-'), env: Record<string, string> = {}): Promise<ConfiguredNatsServer> {
     const file = join(dir, 'nats-server.conf');
     writeFileSync(file, config);
-    const child = spawn(BINARY!, ['-c', file, '-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    return ConfiguredNatsServer.startFile(file, dir, env);
+  }
+
+  /** Started with an existing configuration file (a shipped example), its variables from `env`. */
+  static async startFile(file: string, dir = scratchDir('nats-conf-'), env: Record<string, string> = {}): Promise<ConfiguredNatsServer> {
+    const port = await freePort();
+    const child = spawn(BINARY!, ['-c', file, '-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
     running.add(child);
     let said = '';
     await new Promise<void>((resolve, reject) => {
