@@ -1,4 +1,5 @@
 import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { recordMatch } from '../metrics/operator-metrics.ts';
 import { describeNats, natsConnectionOptions, type NatsSettings } from './nats-connection-options.ts';
 import type { AccountMatchers } from '../matching/account-matchers.ts';
 import { BadMatchRequest, checkedMatchRequest } from '../matching/match-request.ts';
@@ -65,9 +66,16 @@ export class NatsMatchResponder {
   private async answer(msg: Msg): Promise<void> {
     if (!msg.reply) return;
     let reply: unknown;
+    const started = process.hrtime.bigint();
+    let statuses = 0;
     try {
-      reply = await this.matchers.match(this.accountOf(msg.subject), checkedMatchRequest(this.parse(msg.data)));
+      const accountId = this.accountOf(msg.subject);
+      const request = checkedMatchRequest(this.parse(msg.data));
+      statuses = request.statuses.length;
+      reply = await this.matchers.match(accountId, request);
+      recordMatch('nats', 'ok', statuses, started);
     } catch (error) {
+      recordMatch('nats', error instanceof BadMatchRequest ? 'bad_request' : 'error', statuses, started);
       if (error instanceof BadMatchRequest) {
         reply = { error: error.message };
       } else {

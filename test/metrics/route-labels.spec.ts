@@ -82,3 +82,72 @@ describe('http_requests_total labels and the request log line', function () {
     assert.ok(!JSON.stringify(line).includes('never-logged'));
   });
 });
+
+describe('what operators chart beside the HTTP series', function () {
+  this.timeout(30_000);
+  let service: RunningService;
+  let token: string;
+
+  before(async () => {
+    service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1' }), logger: memoryLogger().logger });
+    const account = await service.stores.accounts.createAccount(`charts${process.pid}`);
+    token = await service.stores.accounts.createToken(account.id, ['read:filters']);
+  });
+  after(() => service?.close());
+
+  const sample = (metrics: string, series: string) =>
+    Number(
+      metrics
+        .split('\n')
+        .find((l) => l.startsWith(`${series} `))
+        ?.split(' ')[1] ?? 0,
+    );
+  const metrics = async () => (await fetch(`${service.url}/metrics`)).text();
+
+  it('counts matching requests by outcome, their statuses and their duration; and a build_info gauge with the version', async () => {
+    const before = await metrics();
+    const match = (body: string) =>
+      fetch(`${service.url}/api/v2/filters/match`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+    assert.equal(
+      (
+        await match(
+          JSON.stringify({
+            statuses: [
+              { id: '1', content: 'a' },
+              { id: '2', content: 'b' },
+            ],
+          }),
+        )
+      ).status,
+      200,
+    );
+    assert.equal((await match('{"statuses":"all"}')).status, 422);
+    const after = await metrics();
+    const delta = (series: string) => sample(after, series) - sample(before, series);
+    assert.equal(delta('filter_match_requests_total{transport="http",outcome="ok"}'), 1);
+    assert.equal(delta('filter_match_requests_total{transport="http",outcome="bad_request"}'), 1);
+    assert.equal(delta('filter_match_statuses_total{transport="http"}'), 2);
+    assert.equal(delta('filter_match_duration_seconds_count{transport="http"}'), 2);
+    assert.match(after, /^content_filters_build_info\{version="\d+\.\d+\.\d+[^"]*",node="v\d+\.\d+\.\d+"\} 1$/m);
+  });
+
+  it('counts webmail logins by outcome', async () => {
+    const before = await metrics();
+    const page = await fetch(`${service.url}/webmail/?_task=login`);
+    const cookie = (page.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+    const requestToken = /name="_token" value="([0-9A-Za-z]+)"/.exec(await page.text())?.[1];
+    assert.ok(requestToken, 'the login form carries a request token');
+    const login = (token: string) =>
+      fetch(`${service.url}/webmail/?_task=login&_action=login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `_user=nobody${process.pid}&_pass=wrong&_token=${token}`,
+      });
+    assert.equal((await login(requestToken)).status, 401);
+    assert.equal((await login('forged')).status, 401);
+    const after = await metrics();
+    assert.equal(sample(after, 'webmail_logins_total{outcome="failed"}') - sample(before, 'webmail_logins_total{outcome="failed"}'), 1);
+    assert.equal(sample(after, 'webmail_logins_total{outcome="invalid_request"}') - sample(before, 'webmail_logins_total{outcome="invalid_request"}'), 1);
+  });
+});
