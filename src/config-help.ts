@@ -25,3 +25,20 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'TRUST_PROXY', fallback: 'off', meaning: 'on, off or the number of proxies whose X-Forwarded-* headers are believed' },
   { name: 'CORS_ORIGINS', fallback: '*', meaning: 'origins browsers may call /api/* from: * or a list such as https://elk.zone' },
 ];
+
+// The projector process answers no matching request and serves only /health and /metrics: no CORS, no
+// proxies, no in-process projector switch.
+const NOT_READ_BY_PROJECTOR = new Set(['NATS_MATCH_SUBJECT', 'PROJECTOR', 'TRUST_PROXY', 'CORS_ORIGINS']);
+
+/** Every variable the projector process reads, for its --help. */
+export const PROJECTOR_SETTINGS: readonly SettingHelp[] = CONFIG_SETTINGS.filter((setting) => !NOT_READ_BY_PROJECTOR.has(setting.name));
+
+/**
+ * Only the projector's own settings of `env`: one meant for the API processes (say TRUST_PROXY=maybe in a
+ * shared environment file) neither changes nor stops the projector.
+ */
+export function projectorEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const picked: NodeJS.ProcessEnv = {};
+  for (const { name } of PROJECTOR_SETTINGS) if (env[name] !== undefined) picked[name] = env[name];
+  return picked;
+}

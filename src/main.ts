@@ -26,6 +26,7 @@ await runProcess({
     const service = await startService({ config, logger });
     logger.info(
       {
+        event: 'listening',
         url: service.url,
         version: VERSION,
         dataDir: config.dataDir,

@@ -132,14 +132,17 @@ export class NatsNotifier implements Notifier {
     for (const accountId of unsure) this.waitingAccounts.add(accountId);
     this.unconfirmed.clear();
     if (unsure.length > 0) this.options.onDelayed?.(unsure.length);
-    this.options.logger?.warn({ server, unconfirmed: unsure.length }, 'NATS disconnected: filters_changed announcements wait here until it is back');
+    this.options.logger?.warn(
+      { event: 'nats_disconnected', server, unconfirmed: unsure.length },
+      'NATS disconnected: filters_changed announcements wait here until it is back',
+    );
   }
 
   private reconnected(server: string): void {
     this.connected = true;
     const delayed = [...this.waitingAccounts];
     this.waitingAccounts.clear();
-    this.options.logger?.info({ server, delayed: delayed.length }, 'NATS reconnected: publishing the announcements that waited');
+    this.options.logger?.info({ event: 'nats_reconnected', server, delayed: delayed.length }, 'NATS reconnected: publishing the announcements that waited');
     for (const accountId of delayed) {
       try {
         this.send(accountId);

@@ -1,6 +1,6 @@
 import { exitGracefully, type Stoppable } from './graceful-shutdown.ts';
 import type { Logger } from './logger.ts';
-import { informationAsked, type ProcessHelp } from './process-help.ts';
+import { informationAsked, UsageError, type ProcessHelp } from './process-help.ts';
 import { rememberSecretsOf } from './redact.ts';
 import { BadSetting } from './settings.ts';
 
@@ -32,7 +32,15 @@ const failureFields = (error: unknown): Record<string, unknown> =>
  * SIGTERM/SIGINT shut it down gracefully.
  */
 export async function runProcess<Config extends { readonly logLevel: string }>(definition: ProcessDefinition<Config>): Promise<void> {
-  const information = informationAsked(process.argv.slice(2), definition.help);
+  let information: string | null;
+  try {
+    information = informationAsked(process.argv.slice(2), definition.help);
+  } catch (error) {
+    // A usage error is for the person who typed the command, as every command-line tool answers it.
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(2);
+  }
   if (information !== null) {
     process.stdout.write(information);
     return;
