@@ -14,6 +14,7 @@ import { SqliteOpenError } from '../shared/sqlite.ts';
 import { VERSION } from '../shared/version.ts';
 import { accountCommands } from './account-commands.ts';
 import { auditCommands } from './audit-commands.ts';
+import { backupCommand } from './backup-command.ts';
 import { CliError } from './cli-error.ts';
 import { CLI_SETTINGS_HELP } from './cli-settings.ts';
 import { projectionCommands } from './projection-commands.ts';
@@ -36,6 +37,7 @@ export function buildCli(): Command {
   program.addCommand(tokenCommands(config));
   for (const command of auditCommands(config)) program.addCommand(command);
   program.addCommand(projectionCommands(config));
+  program.addCommand(backupCommand(config));
   return program;
 }
 
