@@ -15,6 +15,7 @@ import { v2FilterMatchRoute } from './routes/v2-filter-match-route.ts';
 import { v2FilterRoutes } from './routes/v2-filter-routes.ts';
 import { v2KeywordRoutes } from './routes/v2-keyword-routes.ts';
 import { v2StatusRoutes } from './routes/v2-status-routes.ts';
+import { welcomePage } from './welcome-page.ts';
 
 export interface AppDeps extends FilterRouteDeps {
   readonly accounts: AccountStore;
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(apiCors(deps.corsOrigins ?? '*'));
   for (const middleware of deps.before ?? []) app.use(middleware);
   const filters = filtersRouter(deps);
+  app.use(welcomePage);
   app.use(healthRoutes(deps.health).routes());
   // The match route is its own router (its own body limit and scope), mounted before the filters router.
   app.use(v2FilterMatchRoute(deps, apiHeaders).routes());

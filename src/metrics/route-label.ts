@@ -36,6 +36,7 @@ export function routeLabel(ctx: Context): string {
     const layer = matched[i]!;
     if (layer.methods.includes(method) && typeof layer.path === 'string') return layer.path;
   }
+  if (ctx.path === '/' && ctx.status === 200) return '/';
   if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method') !== '') return 'cors preflight';
   if (ctx.path === '/webmail' || ctx.path.startsWith('/webmail/')) return 'webmail static';
   return 'unmatched';

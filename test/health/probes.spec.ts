@@ -63,3 +63,24 @@ describe('GET /health/live and /health/ready', function () {
     }
   });
 });
+
+describe('GET /', function () {
+  this.timeout(30_000);
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+  });
+  after(() => service?.close());
+
+  it("answers a newcomer's browser with a small page that says what this is and links the webmail and the docs", async () => {
+    const response = await fetch(`${service.url}/`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/html; charset=utf-8/);
+    const page = await response.text();
+    assert.match(page, /Mastodon-compatible content-filters service/);
+    assert.match(page, /<a href="\/webmail\/">/);
+    assert.match(page, /docs\//);
+    assert.equal((await fetch(`${service.url}/`, { method: 'POST' })).status, 404);
+    assert.match(await (await fetch(`${service.url}/metrics`)).text(), /http_requests_total\{method="GET",route="\/",status="200"\}/);
+  });
+});
