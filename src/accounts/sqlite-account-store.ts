@@ -118,6 +118,11 @@ export class SqliteAccountStore implements AccountStore {
     return result.changes === 1;
   }
 
+  async tokenRevokedAt(tokenId: string): Promise<string | null> {
+    const row = this.sql<[string], { revoked_at: string | null }>('SELECT revoked_at FROM access_tokens WHERE id = ?').get(tokenId);
+    return row?.revoked_at ?? null;
+  }
+
   async listTokens(accountId: string): Promise<readonly TokenRecord[]> {
     return this.sql<[string], TokenListRow>(
       'SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE account_id = ? ORDER BY created_at, id',
