@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AccountStore } from './accounts/account-store.ts';
 import { filterStateWeight, type FilterState } from './commands/filter/filter-state.ts';
 import { StreamStateCache } from './commands/stream-state-cache.ts';
+import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
 import { natsSettings, type Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
 import { ServiceHealth } from './health/service-health.ts';
@@ -19,7 +20,7 @@ import { CheckpointCatchUp } from './projections/runtime/stored-checkpoint-catch
 import type { ManagedReadStore } from './projections/stores/managed-read-store.ts';
 import type { Logger } from './shared/logger.ts';
 import { leaseWorkerNumber } from './shared/worker-numbers.ts';
-import { openAccounts, openEventStore, openNotifier, openReadStore } from './stores.ts';
+import { openAccounts, openEventStore, openIdempotency, openNotifier, openReadStore } from './stores.ts';
 import { createWebmail } from './webmail/index.ts';
 
 export interface Stores {
@@ -28,6 +29,7 @@ export interface Stores {
   readonly events: EventStore;
   readonly reads: ManagedReadStore;
   readonly notifier: Notifier;
+  readonly idempotency: IdempotencyStore;
 }
 
 /** The embedded default for every port not configured otherwise (see stores.ts). */
@@ -41,6 +43,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
       accounts: keep(await openAccounts(config)),
       events: keep(countedEventStore(await openEventStore(config))),
       reads: keep(await openReadStore(config)),
+      idempotency: keep(await openIdempotency(config)),
       notifier: keep(await openNotifier(config, logger)),
     };
   } catch (error) {
@@ -97,7 +100,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
   const stores = given ?? (await openStores(config, logger));
   const closeStores = async () => {
     await stores.notifier.close();
-    await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close()]);
+    await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close(), stores.idempotency.close()]);
   };
   const workerNumber = await orUndo(() => leaseWorkerNumber(stores.reads, { logger }), closeStores);
   const webmail = await orUndo(

@@ -1,5 +1,7 @@
 import type { AccountStore } from './accounts/account-store.ts';
 import { openAccountStore } from './accounts/open-account-store.ts';
+import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
+import { openIdempotencyStore } from './commands/idempotency/open-idempotency-store.ts';
 import { natsSettings, type Config } from './config.ts';
 import { natsAnnouncementsDelayed, natsPublishFailures, redisPublishFailures } from './metrics/metrics.ts';
 import { FanOutNotifier } from './notifications/fan-out-notifier.ts';
@@ -14,8 +16,8 @@ import { SqliteReadStore } from './projections/stores/sqlite-read-store.ts';
 /**
  * Which adapter backs each port: EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is
  * set, the embedded SQLite files in DATA_DIR otherwise. The two choices are independent. MONGODB_URL
- * moves everything but the events: read models, accounts and tokens, and the webmail's sessions, compose
- * IDs, login counters and mail (webmail/webmail-stores.ts). The server drivers are loaded only when
+ * moves everything but the events: read models, accounts and tokens, Idempotency-Key records, and the
+ * webmail's sessions, compose IDs, login counters and mail (webmail/webmail-stores.ts). The server drivers are loaded only when
  * configured, so the embedded default (and every CLI call) starts faster.
  */
 export async function openEventStore(config: Config): Promise<EventStore> {
@@ -26,6 +28,11 @@ export async function openEventStore(config: Config): Promise<EventStore> {
 
 export function openAccounts(config: Config): Promise<AccountStore> {
   return openAccountStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
+}
+
+/** POSTs' Idempotency-Keys: with the accounts, in DATA_DIR or in MongoDB. */
+export function openIdempotency(config: Config): Promise<IdempotencyStore> {
+  return openIdempotencyStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
 }
 
 export interface ReadStoreOptions {

@@ -26,3 +26,8 @@ export function requireEventLog(config: Config): void {
 export function requireAccounts(config: Config): void {
   if (!config.mongodbUrl) requireFile(config, 'accounts.sqlite', 'accounts');
 }
+
+/** The read models (parked events among them), unless they live in MongoDB. */
+export function requireReadModels(config: Config): void {
+  if (!config.mongodbUrl) requireFile(config, 'read-models.sqlite', 'read models');
+}

@@ -1,4 +1,4 @@
-import type { FillProgress } from '../projections/runtime/fill-generation.ts';
+import { END_OF_LOG, type FillProgress } from '../projections/runtime/fill-generation.ts';
 
 const BAR_WIDTH = 30;
 const TTY_EVERY_MS = 100;
@@ -28,6 +28,11 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
       if (now - last < (stream.isTTY ? TTY_EVERY_MS : PLAIN_EVERY_MS) && p.position < p.upTo) return;
       last = now;
       const { percent, rate } = line(p);
+      // A whole-log rebuild does not know where the log ends: it counts events only.
+      if (p.upTo === END_OF_LOG) {
+        stream.write(`${stream.isTTY ? '\r' : ''}rebuild: ${p.events} events, ${rate} events/s${stream.isTTY ? '' : '\n'}`);
+        return;
+      }
       if (stream.isTTY) {
         const filled = Math.round((percent / 100) * BAR_WIDTH);
         stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${percent}% ${p.events} events ${rate} events/s`);

@@ -4,7 +4,7 @@ import { rebuildReadModels } from '../projections/admin/rebuild-read-models.ts';
 import { FILTERS_PROJECTION } from '../projections/runtime/filter-projector.ts';
 import { openEventStore, openReadStore } from '../stores.ts';
 import { millisecondsArgument } from './cli-arguments.ts';
-import { requireEventLog } from './existing-stores.ts';
+import { requireEventLog, requireReadModels } from './existing-stores.ts';
 import { progressReporter } from './progress-reporter.ts';
 
 /** `projections rebuild`: fresh read models from the log, swapped in while the service keeps answering. */
@@ -42,6 +42,8 @@ export function projectionCommands(config: Config): Command {
     .command('parked')
     .description('Print the events the projector gave up on (parked), one JSON object per line, oldest first.')
     .action(async () => {
+      // A mistyped DATA_DIR would otherwise get an empty store created and print nothing, as if none were parked.
+      requireReadModels(config);
       const reads = await openReadStore(config);
       try {
         for (const parked of await reads.parkedEvents(FILTERS_PROJECTION)) {

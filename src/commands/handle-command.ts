@@ -30,6 +30,26 @@ export interface HandleOptions<State, Event> {
   readonly retries?: number;
   /** Folded states to start from, so that only the events after them are read (and kept up to date here). */
   readonly states?: StreamStateCache<State>;
+  /**
+   * The id of the i-th event this command appends, the same on every run of the same command
+   * (command-event-ids.ts): a run that finds them in the stream knows the command is done already.
+   */
+  readonly eventId?: (index: number) => string;
+  /** The command may have run before (a repeated Idempotency-Key): its events are looked for in the whole stream. */
+  readonly mayHaveRun?: boolean;
+}
+
+/**
+ * The position of the last event of an earlier run of this command, when the stream holds it (found by
+ * the id of its first event, then the ids that follow); null when the command has not been run.
+ */
+function earlierRun(recorded: readonly RecordedEvent[], eventId: (index: number) => string): bigint | null {
+  const first = eventId(0);
+  const start = recorded.findIndex((event) => event.eventId === first);
+  if (start < 0) return null;
+  let end = start;
+  while (end + 1 < recorded.length && recorded[end + 1]!.eventId === eventId(end + 1 - start)) end += 1;
+  return recorded[end]!.position;
 }
 
 /**
@@ -53,7 +73,8 @@ export async function handleCommand<Command, State, Event extends { type: string
 ): Promise<CommandOutcome<State, Event>> {
   const retries = options.retries ?? 5;
   for (let attempt = 0; ; attempt += 1) {
-    const cached = options.states?.get(streamName);
+    // The cache may hold a fold past the command's own events, which would hide them.
+    const cached = options.mayHaveRun ? undefined : options.states?.get(streamName);
     const recorded = await (cached ? store.readStream(streamName, { after: cached.revision }) : store.readStream(streamName));
     const state = recorded.reduce(
       (s, stored) => {
@@ -64,19 +85,28 @@ export async function handleCommand<Command, State, Event extends { type: string
     );
     const revision = recorded.at(-1)?.revision ?? cached?.revision ?? null;
     if (revision !== null && recorded.length > 0) options.states?.remember(streamName, revision, state);
+    // The same command run again (a retry after a timeout, or the loser of a race with itself): done already.
+    const done = options.eventId ? earlierRun(recorded, options.eventId) : null;
+    if (done !== null) return { state, events: [], position: done };
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, events, position: null };
     const expected: ExpectedRevision = revision ?? 'no_stream';
     try {
       const appended = await store.appendToStream(
         streamName,
-        events.map((e, i) => ({ type: e.type, data: e.data, metadata: options.metadata(i, events.length, e) })),
+        events.map((e, i) => ({
+          ...(options.eventId ? { id: options.eventId(i) } : {}),
+          type: e.type,
+          data: e.data,
+          metadata: options.metadata(i, events.length, e),
+        })),
         expected,
       );
       // Not remembered: the cache holds only folds of stored events, which the next command reads anyway.
       return { state: events.reduce(decider.evolve, state), events, position: appended.position };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError)) throw error;
+      // By name: the EventStoreDB adapter is loaded on demand and may come from another module instance.
+      if (!(error instanceof Error && error.name === ConcurrencyError.name)) throw error;
       if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');
       await delay(retryDelayMs(attempt));
     }

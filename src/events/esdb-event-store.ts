@@ -4,6 +4,7 @@ import {
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   NotLeaderError,
   START,
@@ -24,6 +25,7 @@ import { EsdbAppendWatch } from './esdb-append-watch.ts';
 import { isAfter, packPosition, unpackPosition } from './esdb-position.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
+  AppendTooLargeError,
   ConcurrencyError,
   EventStoreUnavailableError,
   type AppendResult,
@@ -88,12 +90,16 @@ export class EsdbEventStore implements EventStore {
 
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
-    const data = events.map((e) => jsonEvent({ type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
+    // Given ids go to the server as they are: an append of ids it already stored right after the expected
+    // revision is answered as the first one was (IndexCommitter.CheckCommit, CommitDecision.Idempotent).
+    const data = events.map((e) => jsonEvent({ ...(e.id ? { id: e.id } : {}), type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
     let result: ClientAppendResult;
     try {
       result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) throw new ConcurrencyError(streamName, expected, error.actualVersion);
+      // MaxAppendSize (default 1 MiB) counts data, metadata and type of all the append's events: nothing was written.
+      if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(error.maxAppendSize);
       return unavailable(error);
     }
     const position = await this.lastPositionOf(streamName, result, events.length);

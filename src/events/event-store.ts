@@ -5,6 +5,12 @@
 export type ExpectedRevision = bigint | 'no_stream' | 'stream_exists' | 'any';
 
 export interface NewEvent {
+  /**
+   * The event's id (a UUID), derived from the command that decided it: appending the same ids again
+   * after the stream's expected revision writes nothing and answers as the first append did (EventStoreDB's
+   * idempotent write). Absent: the store gives a fresh UUIDv7.
+   */
+  readonly id?: string;
   readonly type: string;
   readonly data: unknown;
   readonly metadata: unknown;
@@ -67,4 +73,16 @@ export class ConcurrencyError extends Error {
 
 export class EventStoreUnavailableError extends Error {
   override readonly name = 'EventStoreUnavailableError';
+}
+
+/**
+ * The store refused an append as larger than it takes at once (EventStoreDB's MaxAppendSize); nothing was
+ * written, and the same append will always be refused. The limits keep requests far below it.
+ */
+export class AppendTooLargeError extends Error {
+  override readonly name = 'AppendTooLargeError';
+
+  constructor(readonly maxBytes: number) {
+    super(`The change is too large to store: the event store takes at most ${maxBytes} bytes in one append`);
+  }
 }

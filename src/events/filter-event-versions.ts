@@ -11,7 +11,7 @@ import { FILTER_EVENT_TYPES, type FilterEvent, type FilterEventType } from './fi
 export const FILTER_EVENT_VERSIONS: Readonly<Record<FilterEventType, number>> = {
   FilterCreated: 1,
   FilterUpdated: 1,
-  KeywordsUpdated: 1,
+  KeywordsUpdated: 2,
   StatusFiltered: 1,
   StatusUnfiltered: 1,
   FilterDeleted: 1,
@@ -25,8 +25,13 @@ export type Upcaster = (data: EventData) => EventData;
 /** `upcasters[type][n]` reads version n of that type as version n + 1. */
 export type Upcasters = Partial<Record<FilterEventType, Readonly<Record<number, Upcaster>>>>;
 
-/** Every type is still at its first version, so there is nothing to upcast yet. */
-export const FILTER_UPCASTERS: Upcasters = {};
+export const FILTER_UPCASTERS: Upcasters = {
+  // Version 1 carried the filter's whole keyword list after the change; it reads as a change that
+  // replaces every keyword with that list, so logs written before deltas fold to the same keywords.
+  KeywordsUpdated: {
+    1: ({ keywords, ...rest }) => ({ ...rest, removed: [], changed: [], added: Array.isArray(keywords) ? keywords : [], replacesAll: true }),
+  },
+};
 
 export interface StoredEvent {
   readonly type: string;

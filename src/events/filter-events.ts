@@ -29,11 +29,41 @@ export type FilterUpdated = {
   readonly data: FilterSettings & { readonly filterId: string; readonly updatedAt: string };
 };
 
-/** Carries the whole keyword list as it is after the change, which keeps projections a plain replace. */
+/**
+ * Carries the change, not the list (schema version 2): the ids removed, the keywords changed (as they are
+ * after the change) and the keywords added, applied in that order; kept keywords keep their order and
+ * added ones go last. So an event is as large as the request that caused it, however many keywords the
+ * filter holds. `replacesAll` is true only for a version-1 event read through its upcaster: it carried
+ * the whole list, which `added` then holds, and every keyword not in it is gone.
+ */
 export type KeywordsUpdated = {
   readonly type: 'KeywordsUpdated';
-  readonly data: { readonly filterId: string; readonly keywords: readonly Keyword[]; readonly updatedAt: string };
+  readonly data: {
+    readonly filterId: string;
+    readonly removed: readonly string[];
+    readonly changed: readonly Keyword[];
+    readonly added: readonly Keyword[];
+    readonly replacesAll: boolean;
+    readonly updatedAt: string;
+  };
 };
+
+const listOr = <T>(value: readonly T[] | undefined): readonly T[] => (Array.isArray(value) ? (value as readonly T[]) : []);
+
+/**
+ * A filter's keywords after a KeywordsUpdated, shared by every fold (command state, views). Total, as a
+ * fold must be: a list missing from a stored event counts as empty.
+ */
+export function keywordsAfter(keywords: readonly Keyword[], change: KeywordsUpdated['data']): readonly Keyword[] {
+  const [removedIds, changedKeywords, added] = [listOr(change.removed), listOr(change.changed), listOr(change.added)];
+  if (change.replacesAll === true) return added;
+  if (removedIds.length === 0 && changedKeywords.length === 0) return added.length === 0 ? keywords : [...keywords, ...added];
+  const removed = new Set(removedIds);
+  const changed = new Map(changedKeywords.map((k) => [k.id, k]));
+  const kept: Keyword[] = [];
+  for (const keyword of keywords) if (!removed.has(keyword.id)) kept.push(changed.get(keyword.id) ?? keyword);
+  return added.length === 0 ? kept : [...kept, ...added];
+}
 
 export type StatusFiltered = {
   readonly type: 'StatusFiltered';

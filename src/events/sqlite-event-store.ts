@@ -7,6 +7,7 @@ import { EVENT_COLUMNS, fromColumns } from './sqlite-event-rows.ts';
 import { GroupCommit, type Outcome } from './group-commit.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
+import { replayedAppend, type StoredEventId } from './sqlite-replayed-append.ts';
 import {
   ConcurrencyError,
   type AppendResult,
@@ -46,15 +47,22 @@ interface PendingAppend {
   readonly expected: ExpectedRevision;
 }
 
-/** Runs one append of a group; a revision that another writer took in the meantime is a conflict. */
-function attempt(append: () => AppendResult, { streamName, expected }: PendingAppend): Outcome<AppendResult> {
+/**
+ * Runs one append of a group; a revision that another writer took in the meantime is a conflict, unless
+ * `replayed` finds the append already stored (the same command retried): then it answers as the first did.
+ */
+function attempt(append: () => AppendResult, pending: PendingAppend, replayed: (pending: PendingAppend) => AppendResult | null): Outcome<AppendResult> {
+  const { streamName, expected } = pending;
   try {
     return { ok: true, value: append() };
   } catch (error) {
-    // Two writers that passed the check cannot both insert the same revision.
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, error: new ConcurrencyError(streamName, expected, 'no_stream') };
-    // A failure of the file itself (I/O, full disk, busy) fails the whole group; anything else only this append.
     const code = (error as { code?: unknown }).code;
+    const conflict = error instanceof ConcurrencyError || code === 'SQLITE_CONSTRAINT_UNIQUE';
+    const earlier = conflict ? replayed(pending) : null;
+    if (earlier) return { ok: true, value: earlier };
+    // Two writers that passed the check cannot both insert the same revision.
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, error: new ConcurrencyError(streamName, expected, 'no_stream') };
+    // A failure of the file itself (I/O, full disk, busy) fails the whole group; anything else only this append.
     if (typeof code === 'string' && code.startsWith('SQLITE_') && !code.startsWith('SQLITE_CONSTRAINT')) throw error;
     return { ok: false, error };
   }
@@ -107,12 +115,22 @@ export class SqliteEventStore implements EventStore, AccountStreams {
       const recordedAt = new Date().toISOString();
       for (const event of events) {
         revision += 1n;
-        const result = insert.run(uuidv7(), streamName, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata ?? {}), recordedAt);
+        const result = insert.run(
+          event.id ?? uuidv7(),
+          streamName,
+          revision,
+          event.type,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata ?? {}),
+          recordedAt,
+        );
         position = BigInt(result.lastInsertRowid);
       }
       return { nextRevision: revision, position };
     });
-    const appendGroup = this.db.transaction((group: readonly PendingAppend[]) => group.map((pending) => attempt(() => appendOne(pending), pending)));
+    const byId = this.sql<[string], StoredEventId>('SELECT stream, revision, position FROM events WHERE event_id = ?');
+    const replayed = ({ streamName, events, expected }: PendingAppend) => replayedAppend((id) => byId.get(id), streamName, events, expected);
+    const appendGroup = this.db.transaction((group: readonly PendingAppend[]) => group.map((pending) => attempt(() => appendOne(pending), pending, replayed)));
     this.appends = new GroupCommit(
       (group) => {
         const outcomes = appendGroup.immediate(group);

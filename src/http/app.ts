@@ -10,6 +10,7 @@ import { jsonErrors, koaErrorLogger } from './http-errors.ts';
 import { requestId } from './request-id.ts';
 import { requestParams } from './request-params.ts';
 import type { FilterRouteDeps } from './route-context.ts';
+import { KeyedLock } from '../shared/keyed-lock.ts';
 import { v1FilterRoutes } from './routes/v1-filter-routes.ts';
 import { v2FilterMatchRoute } from './routes/v2-filter-match-route.ts';
 import { v2FilterRoutes } from './routes/v2-filter-routes.ts';
@@ -38,8 +39,9 @@ async function apiHeaders(ctx: Context, next: Next): Promise<void> {
   await next();
 }
 
-function filtersRouter(deps: AppDeps): Router {
+function filtersRouter(given: AppDeps): Router {
   const router = new Router();
+  const deps = { ...given, accountWrites: given.accountWrites ?? new KeyedLock() };
   // Router-level middleware runs only for paths a route matches, so unknown paths stay plain 404s.
   router.use(apiHeaders, authenticate(deps.accounts), requireFilterScope(), requestParams());
   // Flat keyword/status paths first, so `keywords` and `statuses` are never read as a filter id.

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ConflictError, NotFoundError, RuleViolation, ValidationError } from '../commands/errors.ts';
-import { EventStoreUnavailableError } from '../events/event-store.ts';
+import { AppendTooLargeError, EventStoreUnavailableError } from '../events/event-store.ts';
 import { ReadStoreUnavailableError } from '../projections/stores/read-store.ts';
 import { WorkerNumberUnavailableError } from '../shared/ids.ts';
 import { StoreUnavailableError } from '../shared/store-unavailable.ts';
@@ -42,6 +42,7 @@ function statusAndMessage(error: unknown): [number, string] {
   const unavailable = unavailableMessage(error);
   if (unavailable) return [503, unavailable];
   if (error instanceof ValidationError) return [422, error.message];
+  if (error instanceof Error && error.name === AppendTooLargeError.name) return [413, error.message];
   if (error instanceof RuleViolation) return [422, error.message];
   if (error instanceof NotFoundError) return [404, error.message];
   if (error instanceof ConflictError) return [409, error.message];

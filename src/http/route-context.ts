@@ -1,11 +1,13 @@
 import type { Context } from 'koa';
 import { NotFoundError } from '../commands/errors.ts';
 import type { FilterState } from '../commands/filter/filter-state.ts';
+import type { IdempotencyStore } from '../commands/idempotency/idempotency-store.ts';
 import type { StreamStateCache } from '../commands/stream-state-cache.ts';
 import type { EventStore } from '../events/event-store.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
 import type { ReadStore } from '../projections/stores/read-store.ts';
 import { isId } from '../shared/ids.ts';
+import type { KeyedLock } from '../shared/keyed-lock.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { AuthState } from './authentication.ts';
 import type { Caller } from './run-filter-command.ts';
@@ -18,6 +20,9 @@ export interface FilterRouteDeps {
   readonly logger: Logger;
   readonly catchUpTimeoutMs?: number;
   readonly filterStates?: StreamStateCache<FilterState>;
+  readonly accountWrites?: KeyedLock;
+  /** Where POSTs' Idempotency-Keys are kept; without it the header is ignored. */
+  readonly idempotency?: IdempotencyStore;
 }
 
 type RouteState = AuthState & ParamsState & { requestId: string };

@@ -1,13 +1,6 @@
-import {
-  MongoClient,
-  MongoNetworkError,
-  MongoNotConnectedError,
-  MongoServerError,
-  MongoServerSelectionError,
-  MongoTopologyClosedError,
-  type Db,
-} from 'mongodb';
+import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import { migrateMongo, type MongoSchema } from './mongo-migrations.ts';
+import { isMongoUnavailable } from './mongo-unavailable.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 const DEFAULT_DATABASE = 'content_filters';
@@ -38,14 +31,9 @@ export async function connectMongo(url: string, store: string, schemas: readonly
   });
 }
 
-/** The driver's ways of saying the server could not be reached become StoreUnavailableError; the rest pass. */
+/** The driver's ways of saying the server cannot serve now (mongo-unavailable.ts) become StoreUnavailableError; the rest pass. */
 export function translateDriverError(store: string, error: unknown): unknown {
-  if (
-    error instanceof MongoNetworkError ||
-    error instanceof MongoServerSelectionError ||
-    error instanceof MongoTopologyClosedError ||
-    error instanceof MongoNotConnectedError
-  ) {
+  if (isMongoUnavailable(error) && error instanceof Error) {
     return new StoreUnavailableError(`${store} (MongoDB): ${error.message}`, { cause: error });
   }
   return error;

@@ -16,6 +16,7 @@ const READ_ONLY_COMMANDS = [
   ['token', 'list', 'carol'],
   ['token', 'revoke', '117661866608440641'],
   ['projections', 'rebuild'],
+  ['projections', 'parked'],
 ];
 
 describe('CLI and DATA_DIR', function () {

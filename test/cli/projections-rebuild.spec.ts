@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { readWholeLog } from '../../src/events/event-history.ts';
 import { filterIdOfStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
+import { FILTERS_LEASE } from '../../src/projections/runtime/leased-projector.ts';
 import type { ReadStore } from '../../src/projections/stores/read-store.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
+import { newOwner as newLeaseOwner } from '../../src/shared/process-identity.ts';
 import { filtersApi, newFilter, newOwner, type Owner } from '../support/filters-api.ts';
 import { runCli } from '../support/run-cli.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
@@ -104,6 +108,47 @@ describe('projections rebuild', function () {
       assert.match(result.stdout, /into generation 2: .* swapped in by this command \(no projector was running\)/);
       assert.equal(await reads.currentGeneration(), 2);
       assert.deepEqual(await contents(reads, ids, owners), live);
+    } finally {
+      await reads.close();
+    }
+  });
+
+  /** A data directory holding only a copy of the log, as restored from a backup: no read models at all. */
+  const restoredLog = () => {
+    const restored = scratchDir();
+    copyFileSync(join(dir, 'events.sqlite'), join(restored, 'events.sqlite'));
+    return restored;
+  };
+
+  it('rebuilds the whole log of a restored events.sqlite without read models, and swaps it in (issue 23, defect 10)', async () => {
+    const restored = restoredLog();
+    const logged = SqliteEventStore.inDataDir(restored);
+    let total = 0;
+    for await (const event of readWholeLog(logged)) total += event.streamName ? 1 : 0;
+    await logged.close();
+    const result = await runCli(['projections', 'rebuild'], { DATA_DIR: restored, PROJECTOR_LEASE_MS: LEASE_MS });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`^rebuilt ${total} events into generation 1: .* swapped in by this command`));
+    assert.match(result.stderr, /^rebuild: \d+ events, \d+ events\/s$/m, 'counts events, as the end of the log is not known');
+    assert.doesNotMatch(result.stderr, /%/);
+    const [original, rebuilt] = [SqliteReadStore.inDataDir(dir), SqliteReadStore.inDataDir(restored)];
+    try {
+      const ids = await filterIdsInLog(dir);
+      assert.deepEqual(await contents(rebuilt, ids, owners), await contents(original, ids, owners));
+    } finally {
+      await Promise.all([original.close(), rebuilt.close()]);
+    }
+  });
+
+  it('refuses to rebuild a log without checkpoint while a projector holds the lease, and says why', async () => {
+    const restored = restoredLog();
+    const reads = SqliteReadStore.inDataDir(restored);
+    try {
+      assert.equal(await reads.tryLease(FILTERS_LEASE, newLeaseOwner(), 60_000), true);
+      const result = await runCli(['projections', 'rebuild'], { DATA_DIR: restored, PROJECTOR_LEASE_MS: LEASE_MS });
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /no checkpoint and a running projector holds the projector lease: it is projecting the whole log itself/);
+      assert.equal(await reads.currentGeneration(), 0, 'nothing swapped in');
     } finally {
       await reads.close();
     }

@@ -16,10 +16,13 @@ const created = (overrides: Partial<SettingsInput> = {}): FilterEvent => ({
   type: 'FilterCreated',
   data: { filterId, accountId: owner, ...settings, ...overrides, createdAt: now } as never,
 });
-const keywords = (...list: [string, string][]): FilterEvent => ({
+type Delta = { removed?: string[]; changed?: [string, string, boolean][]; added?: [string, string, boolean][] };
+const toKeywords = (list: [string, string, boolean][] = []) => list.map(([id, keyword, wholeWord]) => ({ id, keyword, wholeWord }));
+const keywordsChanged = ({ removed = [], changed, added }: Delta): FilterEvent => ({
   type: 'KeywordsUpdated',
-  data: { filterId, keywords: list.map(([id, keyword]) => ({ id, keyword, wholeWord: true })), updatedAt: now },
+  data: { filterId, removed, changed: toKeywords(changed), added: toKeywords(added), replacesAll: false, updatedAt: now },
 });
+const keywords = (...list: [string, string][]): FilterEvent => keywordsChanged({ added: list.map(([id, keyword]) => [id, keyword, true]) });
 const create = (overrides: Partial<SettingsInput> = {}, kw = [{ id: '2001', keyword: 'magic', wholeWord: true }]): FilterCommand => ({
   type: 'CreateFilter',
   data: { filterId, accountId: owner, now, settings: { ...settings, ...overrides }, keywords: kw },
@@ -113,19 +116,25 @@ describe('Filter decider', () => {
             addKeywords: [{ id: '2003', keyword: 'new', wholeWord: false }],
           }),
         )
-        .then([
-          {
-            type: 'KeywordsUpdated',
-            data: {
-              filterId,
-              keywords: [
-                { id: '2001', keyword: 'updated', wholeWord: true },
-                { id: '2003', keyword: 'new', wholeWord: false },
-              ],
-              updatedAt: now,
-            },
-          },
-        ]));
+        .then([keywordsChanged({ removed: ['2002'], changed: [['2001', 'updated', true]], added: [['2003', 'new', false]] })]));
+
+    it('carries only the keywords that really change', () =>
+      given(history)
+        .when(
+          update({
+            changeKeywords: [
+              { id: '2001', keyword: 'magic' },
+              { id: '2002', wholeWord: false },
+            ],
+            removeKeywords: [],
+          }),
+        )
+        .then([keywordsChanged({ changed: [['2002', 'tv', false]] })]));
+
+    it('changes nothing when every keyword change is a no-op', () =>
+      given(history)
+        .when(update({ changeKeywords: [{ id: '2001', keyword: 'magic', wholeWord: true }] }))
+        .thenNothing());
 
     it('finds no keyword of another filter', () =>
       given(history)
@@ -145,12 +154,7 @@ describe('Filter decider', () => {
     it('allows v1 keyword-only changes on a filter with several keywords', () =>
       given(history)
         .when(update({ changeKeywords: [{ id: '2002', wholeWord: false }], legacySingleKeywordGuard: true }))
-        .then([
-          keywordsWith([
-            ['2001', 'magic', true],
-            ['2002', 'tv', false],
-          ]),
-        ]));
+        .then([keywordsChanged({ changed: [['2002', 'tv', false]] })]));
 
     it('hides it from another account', () => {
       given(history)
@@ -219,7 +223,3 @@ describe('Filter decider', () => {
     });
   });
 });
-
-function keywordsWith(list: [string, string, boolean][]): FilterEvent {
-  return { type: 'KeywordsUpdated', data: { filterId, keywords: list.map(([id, keyword, wholeWord]) => ({ id, keyword, wholeWord })), updatedAt: now } };
-}

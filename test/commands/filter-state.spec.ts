@@ -13,7 +13,10 @@ const created = (title = 't'): FilterEvent => ({
   data: { filterId, accountId: owner, title, context: ['home'], action: 'warn', expiresAt: null, createdAt: now },
 });
 const updated: FilterEvent = { type: 'FilterUpdated', data: { filterId, title: 'u', context: ['public'], action: 'hide', expiresAt: null, updatedAt: now } };
-const keywords: FilterEvent = { type: 'KeywordsUpdated', data: { filterId, keywords: [{ id: '2001', keyword: 'k', wholeWord: true }], updatedAt: now } };
+const keywords: FilterEvent = {
+  type: 'KeywordsUpdated',
+  data: { filterId, removed: [], changed: [], added: [{ id: '2001', keyword: 'k', wholeWord: true }], replacesAll: false, updatedAt: now },
+};
 const filtered = (filterStatusId: string, statusId: string): FilterEvent => ({
   type: 'StatusFiltered',
   data: { filterId, filterStatusId, statusId, filteredAt: now },

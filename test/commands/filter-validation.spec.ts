@@ -16,10 +16,13 @@ const twoKeywords: FilterEvent = {
   type: 'KeywordsUpdated',
   data: {
     filterId,
-    keywords: [
+    removed: [],
+    changed: [],
+    added: [
       { id: '2001', keyword: 'magic', wholeWord: true },
       { id: '2002', keyword: 'tv', wholeWord: true },
     ],
+    replacesAll: false,
     updatedAt: now,
   },
 };
@@ -62,7 +65,10 @@ describe('Filter rules at their edges', () => {
       .when(create({}, [{ id: '1', keyword, wholeWord: true }]))
       .then([
         { type: 'FilterCreated', data: { filterId, accountId: owner, ...settings, createdAt: now } } as FilterEvent,
-        { type: 'KeywordsUpdated', data: { filterId, keywords: [{ id: '1', keyword, wholeWord: true }], updatedAt: now } },
+        {
+          type: 'KeywordsUpdated',
+          data: { filterId, removed: [], changed: [], added: [{ id: '1', keyword, wholeWord: true }], replacesAll: false, updatedAt: now },
+        },
       ]);
   });
 

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { ConflictError } from '../../src/commands/errors.ts';
 import { retryDelayMs } from '../../src/commands/handle-command.ts';
 import { ConcurrencyError, type EventStore } from '../../src/events/event-store.ts';
-import { filterEventReader, FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
+import { filterEventReader, FILTER_EVENT_VERSIONS, FILTER_UPCASTERS } from '../../src/events/filter-event-versions.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { newId } from '../../src/shared/ids.ts';
@@ -160,7 +160,7 @@ describe('Command handler', () => {
     it('reads old versions through the upcasting hook and writes the current version', async () => {
       // Here FilterUpdated is at version 2, whose `context` version 1 called `contexts`.
       const versions = { ...FILTER_EVENT_VERSIONS, FilterUpdated: 2 };
-      const read = filterEventReader({ FilterUpdated: { 1: ({ contexts, ...rest }) => ({ ...rest, context: contexts }) } }, versions);
+      const read = filterEventReader({ ...FILTER_UPCASTERS, FilterUpdated: { 1: ({ contexts, ...rest }) => ({ ...rest, context: contexts }) } }, versions);
       const old = { filterId, title: 'old', contexts: ['public'], action: 'hide', expiresAt: null, updatedAt: NOW };
       await events.appendToStream(filterStream(filterId), [{ type: 'FilterUpdated', data: old, metadata: { accountId: OWNER } }], 0n);
       const outcome = await runCommand(events, rename(filterId, 'new'), read);

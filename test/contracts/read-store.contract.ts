@@ -91,6 +91,35 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
       );
     });
 
+    it('stores and reads back a filter whose keywords hold 17 MB, beyond any one MongoDB document (16 MiB)', async () => {
+      const keywords = Array.from({ length: 17 }, (_, i) => ({ id: newId(), keyword: String(i).padEnd(1_000_000, 'k'), wholeWord: i % 2 === 0 }));
+      const filter = view({ keywords });
+      await given.store.saveFilter(filter, at(1n));
+      assert.deepEqual(await given.store.loadFilter(filter.id), filter);
+      assert.deepEqual(await given.store.listFilters(filter.accountId), [filter]);
+      const changed = { ...filter, title: 'changed', keywords: keywords.slice(1), revision: 1 };
+      await given.store.saveFilter(changed, at(2n));
+      assert.deepEqual(await given.store.getFilter(filter.accountId, filter.id), changed);
+      assert.equal((await given.store.listV1Filters(filter.accountId)).length, 16);
+    });
+
+    it("keeps a filter's keywords and statuses in their list order, whatever their ids", async () => {
+      const ids = Array.from({ length: 30 }, () => newId());
+      const shuffled = ids.map((_, i) => ids[(i * 7) % ids.length]!);
+      const filter = view({
+        keywords: shuffled.map((id, i) => ({ id, keyword: `k${i}`, wholeWord: true })),
+        statuses: shuffled.map((id, i) => ({ id, statusId: String(1000 - i) })),
+      });
+      await given.store.saveFilter(filter, at(1n));
+      assert.deepEqual(await given.store.loadFilter(filter.id), filter);
+      const loaded = await given.store.loadFilters([filter.id]);
+      assert.deepEqual(loaded.get(filter.id), filter);
+      assert.deepEqual(await given.store.findFilterStatus(filter.accountId, shuffled[3]!), { filterId: filter.id, status: filter.statuses[3] });
+      const reversed = { ...filter, keywords: [...filter.keywords].reverse(), statuses: [...filter.statuses].reverse(), revision: 1 };
+      await given.store.saveFilter(reversed, at(2n));
+      assert.deepEqual(await given.store.loadFilter(filter.id), reversed);
+    });
+
     it('hides a deleted filter everywhere but keeps its tombstone for the projector', async () => {
       const filter = view();
       await given.store.saveFilter(filter, at(1n));

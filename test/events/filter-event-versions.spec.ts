@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { FILTER_EVENT_VERSIONS, filterEventReader, readFilterEvent, schemaVersionOf, type Upcasters } from '../../src/events/filter-event-versions.ts';
+import {
+  FILTER_EVENT_VERSIONS,
+  FILTER_UPCASTERS,
+  filterEventReader,
+  readFilterEvent,
+  schemaVersionOf,
+  type Upcasters,
+} from '../../src/events/filter-event-versions.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
 const updated = { filterId: '1', title: 't', context: ['home'], action: 'hide', expiresAt: null, updatedAt: now };
@@ -8,6 +15,7 @@ const updated = { filterId: '1', title: 't', context: ['home'], action: 'hide', 
 // where version 3 (the current one here) has `action`.
 const versions = { ...FILTER_EVENT_VERSIONS, FilterUpdated: 3 };
 const upcasters: Upcasters = {
+  ...FILTER_UPCASTERS,
   FilterUpdated: {
     1: ({ contexts, ...rest }) => ({ ...rest, context: contexts }),
     2: ({ irreversible, ...rest }) => ({ ...rest, action: irreversible ? 'hide' : 'warn' }),
@@ -53,8 +61,11 @@ describe('Reading stored filter events (schema versions and upcasting)', () => {
   });
 
   it('refuses an upcaster chain with a gap when the reader is made', () => {
-    assert.throws(() => filterEventReader({ FilterUpdated: { 1: (d) => d } }, versions), /no upcaster reads FilterUpdated version 2 as version 3/);
-    assert.throws(() => filterEventReader({}, { ...FILTER_EVENT_VERSIONS, KeywordsUpdated: 2 }), /KeywordsUpdated version 1/);
+    assert.throws(
+      () => filterEventReader({ ...FILTER_UPCASTERS, FilterUpdated: { 1: (d) => d } }, versions),
+      /no upcaster reads FilterUpdated version 2 as version 3/,
+    );
+    assert.throws(() => filterEventReader({}, { ...FILTER_EVENT_VERSIONS, KeywordsUpdated: 3 }), /KeywordsUpdated version 1/);
     assert.doesNotThrow(() => filterEventReader());
   });
 });

@@ -46,7 +46,7 @@ describe('events written through the API', () => {
             tokenId: given.alice.token.split('_')[0],
             commitIndex: 1,
             commitSize: 2,
-            schemaVersion: 1,
+            schemaVersion: 2,
           },
         ],
         [
@@ -70,7 +70,7 @@ describe('events written through the API', () => {
             tokenId: given.alice.token.split('_')[0],
             commitIndex: 1,
             commitSize: 2,
-            schemaVersion: 1,
+            schemaVersion: 2,
           },
         ],
       ],

@@ -35,7 +35,9 @@ async function writeHistory(events: SqliteEventStore, filters: number): Promise<
   const accountIds = [newId(), newId(), newId()];
   const live: { filterId: string; accountId: string; revision: bigint; statuses: string[] }[] = [];
   const written: Written = { filterIds: [], accountIds, statusIds: [], last: 0n };
-  const append = async (filter: (typeof live)[number], batch: FilterEvent[], expected: bigint | 'no_stream') => {
+  // Written as version 1 of every type, as logs from before keyword deltas are: KeywordsUpdated carries the
+  // whole list, which both the rebuild and the live projector read through its upcaster.
+  const append = async (filter: (typeof live)[number], batch: { type: FilterEvent['type']; data: object }[], expected: bigint | 'no_stream') => {
     const metadata = (commitIndex: number): EventMetadata => ({
       accountId: filter.accountId,
       requestId: 'r',

@@ -1,3 +1,4 @@
+import { FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
 import assert from 'node:assert/strict';
 import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
@@ -12,7 +13,15 @@ const now = '2026-11-22T10:00:00.000Z';
 
 function commit(accountId: string, events: FilterEvent[]) {
   return events.map((e, i) => {
-    const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: i, commitSize: events.length, schemaVersion: 1 };
+    const metadata: EventMetadata = {
+      accountId,
+      requestId: 'r',
+      apiVersion: 'v2',
+      tokenId: null,
+      commitIndex: i,
+      commitSize: events.length,
+      schemaVersion: FILTER_EVENT_VERSIONS[e.type],
+    };
     return { type: e.type, data: e.data, metadata };
   });
 }
@@ -20,7 +29,10 @@ function commit(accountId: string, events: FilterEvent[]) {
 function created(filterId: string, accountId: string): FilterEvent[] {
   return [
     { type: 'FilterCreated', data: { filterId, accountId, title: 't', context: ['home'], action: 'warn', expiresAt: null, createdAt: now } },
-    { type: 'KeywordsUpdated', data: { filterId, keywords: [{ id: newId(), keyword: 'k', wholeWord: true }], updatedAt: now } },
+    {
+      type: 'KeywordsUpdated',
+      data: { filterId, removed: [], changed: [], added: [{ id: newId(), keyword: 'k', wholeWord: true }], replacesAll: false, updatedAt: now },
+    },
   ];
 }
 

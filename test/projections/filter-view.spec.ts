@@ -6,7 +6,10 @@ const now = '2026-11-22T10:00:00.000Z';
 const filterId = '100';
 const history: FilterEvent[] = [
   { type: 'FilterCreated', data: { filterId, accountId: '7', title: 't', context: ['home'], action: 'hide', expiresAt: null, createdAt: now } },
-  { type: 'KeywordsUpdated', data: { filterId, keywords: [{ id: '200', keyword: 'magic', wholeWord: false }], updatedAt: now } },
+  {
+    type: 'KeywordsUpdated',
+    data: { filterId, removed: [], changed: [], added: [{ id: '200', keyword: 'magic', wholeWord: false }], replacesAll: false, updatedAt: now },
+  },
   { type: 'StatusFiltered', data: { filterId, filterStatusId: '300', statusId: '9', filteredAt: now } },
   { type: 'FilterUpdated', data: { filterId, title: 'u', context: ['public'], action: 'warn', expiresAt: now, updatedAt: now } },
 ];

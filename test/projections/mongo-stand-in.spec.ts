@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { MongoClient, MongoServerError } from 'mongodb';
 import { MongoReadStore } from '../../src/projections/stores/mongo-read-store.ts';
 import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
 import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
@@ -38,4 +40,30 @@ describe('MongoDB read store against a wire-protocol stand-in (mockupdb + mongom
   readStoreContract('MongoDB stand-in', fixture);
   managedReadStoreContract('MongoDB stand-in', fixture);
   hostileIdsContract('MongoDB stand-in', fixture);
+
+  describe('the stand-in itself', () => {
+    it('refuses, as mongod does, an update whose resulting document would pass 16 MiB, and keeps the document as it was', async function () {
+      if (missing) {
+        console.log(`    (skipped: ${missing})`);
+        return this.skip();
+      }
+      const client = await MongoClient.connect(standIn.url());
+      try {
+        const collection = client.db(`cf_${randomUUID().slice(0, 8)}`).collection<{ _id: string; a?: string; b?: string }>('big');
+        const nineMiB = 'x'.repeat(9 * 1024 * 1024);
+        await collection.updateOne({ _id: 'doc' }, { $set: { a: nineMiB } }, { upsert: true });
+        await assert.rejects(collection.updateOne({ _id: 'doc' }, { $set: { b: nineMiB } }), (error: unknown) => {
+          assert.ok(error instanceof MongoServerError, String(error));
+          assert.equal(error.code, 10334);
+          assert.match(error.message, /Resulting document after update is larger than 16777216/);
+          return true;
+        });
+        const kept = await collection.findOne({ _id: 'doc' });
+        assert.equal(kept?.a?.length, nineMiB.length);
+        assert.equal(kept?.b, undefined);
+      } finally {
+        await client.close();
+      }
+    });
+  });
 });

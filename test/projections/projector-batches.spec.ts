@@ -1,3 +1,4 @@
+import { FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
 import assert from 'node:assert/strict';
 import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
@@ -18,7 +19,15 @@ const QUICK: RunnerPolicy = { ...DEFAULT_POLICY, attemptsBeforeParking: 3, retry
 
 function commit(accountId: string, events: FilterEvent[]) {
   return events.map((e, i) => {
-    const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: i, commitSize: events.length, schemaVersion: 1 };
+    const metadata: EventMetadata = {
+      accountId,
+      requestId: 'r',
+      apiVersion: 'v2',
+      tokenId: null,
+      commitIndex: i,
+      commitSize: events.length,
+      schemaVersion: FILTER_EVENT_VERSIONS[e.type],
+    };
     return { type: e.type, data: e.data, metadata };
   });
 }
@@ -26,7 +35,10 @@ function commit(accountId: string, events: FilterEvent[]) {
 function created(filterId: string, accountId: string, keywordId = newId()): FilterEvent[] {
   return [
     { type: 'FilterCreated', data: { filterId, accountId, title: 't', context: ['home'], action: 'warn', expiresAt: null, createdAt: now } },
-    { type: 'KeywordsUpdated', data: { filterId, keywords: [{ id: keywordId, keyword: 'k', wholeWord: true }], updatedAt: now } },
+    {
+      type: 'KeywordsUpdated',
+      data: { filterId, removed: [], changed: [], added: [{ id: keywordId, keyword: 'k', wholeWord: true }], replacesAll: false, updatedAt: now },
+    },
   ];
 }
 
@@ -163,6 +175,23 @@ describe('Filter projector: batches, announcements after commit, poison events',
     assert.deepEqual(await reads.parkedEvents(FILTERS_PROJECTION), []);
     assert.equal((await reads.listFilters(accountId)).length, 1);
     assert.equal(projector!.failure, null);
+  });
+
+  it('counts only real failures toward parking, not the outage before them (issue 23, defect 8)', async () => {
+    const accountId = newId();
+    let calls = 0;
+    const { parked } = await start((batch) => {
+      if (batch.views.length === 0) return;
+      calls += 1;
+      // An outage longer than the parking threshold, then one error as a server restarting gives (11600).
+      if (calls <= 4) throw new ReadStoreUnavailableError('down');
+      if (calls === 5) throw new Error('InterruptedAtShutdown, once');
+    });
+    const position = await append(accountId);
+    assert.equal(await projector!.waitFor(position, 10_000), true);
+    assert.deepEqual(parked, []);
+    assert.deepEqual(await reads.parkedEvents(FILTERS_PROJECTION), []);
+    assert.equal((await reads.listFilters(accountId)).length, 1);
   });
 
   it('stops parking after a run of parked events, which looks like a fault of the store or the code', async () => {

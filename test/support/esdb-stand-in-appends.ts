@@ -7,6 +7,7 @@ import type * as Features from '@eventstore/db-client/generated/serverfeatures_p
 import type * as Rpc from '@eventstore/db-client/generated/status_pb.js';
 import type * as AnyPb from 'google-protobuf/google/protobuf/any_pb.js';
 import type * as EmptyPb from 'google-protobuf/google/protobuf/empty_pb.js';
+import { appendSize, appendTooLarge, batchAppendTooLarge, MAX_APPEND_SIZE } from './esdb-stand-in-append-size.ts';
 import type { Expected, ProposedEvent, StandInLog } from './esdb-stand-in-log.ts';
 
 // The append half of the EventStoreDB protocol STAND-IN (not a server): see esdb-stand-in.ts.
@@ -53,6 +54,7 @@ export function append(log: StandInLog, served: Served) {
     });
     call.on('end', () => {
       if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
+      if (appendSize(proposed) > MAX_APPEND_SIZE) return done(appendTooLarge());
       const expected: Expected = options.hasRevision()
         ? { kind: 'revision', revision: BigInt(options.getRevision()) }
         : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
@@ -88,9 +90,17 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
     const pending = new Map<string, { options: Streams.BatchAppendReq.Options; events: ProposedEvent[] }>();
     call.on('data', (req: Streams.BatchAppendReq) => {
       const id = req.getCorrelationId()?.getString() ?? '';
+      // As the server: a chunk whose write is not pending (refused as too large) is ignored.
+      if (!pending.has(id) && !req.hasOptions()) return;
       const entry = pending.get(id) ?? { options: req.getOptions()!, events: [] };
       pending.set(id, entry);
       entry.events.push(...req.getProposedMessagesList().map(toProposed));
+      if (appendSize(entry.events) > MAX_APPEND_SIZE) {
+        pending.delete(id);
+        const refusal = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(entry.options.getStreamIdentifier());
+        call.write(refusal.setError(batchAppendTooLarge()));
+        return;
+      }
       if (!req.getIsFinal()) return;
       pending.delete(id);
       served.BatchAppend += 1;

@@ -10,6 +10,7 @@ import datetime
 import sys
 import threading
 
+import bson
 import mongomock
 from bson.int64 import Int64
 from mockupdb import Matcher, MockupDB
@@ -38,10 +39,28 @@ def write_error(index, error):
     return {'index': index, 'code': 11000, 'errmsg': str(error)}
 
 
+# BSONObjMaxUserSize, 16 MiB (mongodb/mongo src/mongo/bson/util/builder.h). mongod refuses a larger
+# document with BSONObjectTooLarge (10334): on insert "object to insert too large"
+# (src/mongo/db/ops/insert.cpp, fixDocumentForInsert), on update "Resulting document after update is
+# larger than 16777216" (src/mongo/db/exec/update_stage.cpp), and writes nothing of it.
+BSON_OBJ_MAX_USER_SIZE = 16 * 1024 * 1024
+
+
+def too_large(index, message):
+    return {'index': index, 'code': 10334, 'errmsg': message}
+
+
+def oversized(doc):
+    return doc is not None and len(bson.encode(doc)) > BSON_OBJ_MAX_USER_SIZE
+
+
 def do_insert(db, cmd):
     collection = db[cmd['insert']]
     errors, n = [], 0
     for index, doc in enumerate(cmd.get('documents', [])):
+        if oversized(doc):
+            errors.append(too_large(index, f'object to insert too large. size in bytes: {len(bson.encode(doc))}, max size: {BSON_OBJ_MAX_USER_SIZE}'))
+            continue
         try:
             collection.insert_one(doc)
             n += 1
@@ -55,10 +74,19 @@ def do_update(db, cmd):
     errors, upserted, matched, modified = [], [], 0, 0
     for index, spec in enumerate(cmd.get('updates', [])):
         update = collection.update_many if spec.get('multi') else collection.update_one
+        before = list(collection.find(spec['q'])) if spec.get('multi') else [d for d in [collection.find_one(spec['q'])] if d]
         try:
             result = update(spec['q'], spec['u'], upsert=bool(spec.get('upsert')))
         except DuplicateKeyError as error:
             errors.append(write_error(index, error))
+            continue
+        ids = [d['_id'] for d in before] + ([] if result.upserted_id is None else [result.upserted_id])
+        if any(oversized(collection.find_one({'_id': i})) for i in ids):
+            for old in before:
+                collection.replace_one({'_id': old['_id']}, old)
+            if result.upserted_id is not None:
+                collection.delete_one({'_id': result.upserted_id})
+            errors.append(too_large(index, f'Resulting document after update is larger than {BSON_OBJ_MAX_USER_SIZE}'))
             continue
         matched += result.matched_count
         modified += result.modified_count
@@ -143,9 +171,52 @@ COMMANDS = {
 }
 
 
+# mongod's `failCommand` fail point (test commands enabled; src/mongo/db/commands.cpp,
+# CommandHelpers::evaluateFailCommandFailPoint): while it is on, the commands it names answer
+# {ok: 0, code, errmsg, errorLabels} instead of running. Tests use it for the answers of a node that
+# shuts down or loses its primary role, with the codes of src/mongo/base/error_codes.yml:
+# 11600 InterruptedAtShutdown and 91 ShutdownInProgress (ShutdownError), 10107 NotWritablePrimary,
+# 189 PrimarySteppedDown and 11602 InterruptedDueToReplStateChange (NotPrimaryError), all RetriableError.
+fail_point = {'remaining': 0, 'data': {}}
+
+
+def configure_fail_point(cmd):
+    if cmd['configureFailPoint'] != 'failCommand':
+        return {'ok': 0, 'errmsg': f"the stand-in has no fail point {cmd['configureFailPoint']}", 'code': 2, 'codeName': 'BadValue'}
+    mode = cmd.get('mode')
+    if mode == 'off':
+        fail_point.update(remaining=0, data={})
+    elif mode == 'alwaysOn':
+        fail_point.update(remaining=-1, data=cmd.get('data', {}))
+    elif isinstance(mode, dict) and 'times' in mode:
+        fail_point.update(remaining=int(mode['times']), data=cmd.get('data', {}))
+    else:
+        return {'ok': 0, 'errmsg': f'the stand-in does not know fail point mode {mode!r}', 'code': 2, 'codeName': 'BadValue'}
+    return {'ok': 1}
+
+
+def failed_by_fail_point(name):
+    data = fail_point['data']
+    if fail_point['remaining'] == 0 or name not in data.get('failCommands', []):
+        return None
+    if fail_point['remaining'] > 0:
+        fail_point['remaining'] -= 1
+    reply = {'ok': 0, 'code': int(data.get('errorCode', 1)), 'errmsg': "Failing command via 'failCommand' failpoint"}
+    if data.get('errorLabels'):
+        reply['errorLabels'] = list(data['errorLabels'])
+    return reply
+
+
 def handle(request):
     cmd = request.doc
     name = request.command_name or ''
+    if name == 'configureFailPoint':
+        with lock:
+            return request.reply(configure_fail_point(cmd))
+    with lock:
+        failure = failed_by_fail_point(name)
+    if failure is not None:
+        return request.reply(failure)
     if name.lower() in ('ismaster', 'hello'):
         return request.reply({**HELLO, 'localTime': datetime.datetime.now(datetime.timezone.utc)})
     if name in ('ping', 'endSessions', 'killCursors', 'buildInfo', 'buildinfo', 'getLastError'):

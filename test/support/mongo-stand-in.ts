@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { MongoClient } from 'mongodb';
 
 // Debian's python3 (not a pyenv one) is the interpreter that has python3-mockupdb and python3-mongomock.
 const PYTHON = '/usr/bin/python3';
@@ -34,4 +35,33 @@ export function mongoStandIn(missing: string | null): { url(): string } {
       return url;
     },
   };
+}
+
+export interface FailCommand {
+  /** The server error code every named command answers with (src/mongo/base/error_codes.yml). */
+  readonly errorCode: number;
+  readonly errorLabels?: readonly string[];
+  readonly failCommands: readonly string[];
+}
+
+/**
+ * Turns mongod's `failCommand` fail point on (the stand-in implements it; a real server needs
+ * enableTestCommands) until `failCommandOff`: the named commands answer with the given error.
+ */
+export async function failCommandOn(url: string, data: FailCommand): Promise<void> {
+  const client = await MongoClient.connect(url);
+  try {
+    await client.db('admin').command({ configureFailPoint: 'failCommand', mode: 'alwaysOn', data });
+  } finally {
+    await client.close();
+  }
+}
+
+export async function failCommandOff(url: string): Promise<void> {
+  const client = await MongoClient.connect(url);
+  try {
+    await client.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
+  } finally {
+    await client.close();
+  }
 }

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/config.ts';
 import { FanOutNotifier } from '../../src/notifications/fan-out-notifier.ts';
 import type { Notifier } from '../../src/notifications/notifier.ts';
-import { openStores, startService, type RunningService } from '../../src/service.ts';
+import { openStores, startService, type RunningService, type Stores } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { InProcessBus } from './in-process-bus.ts';
 import { scratchDir } from './scratch-dir.ts';
@@ -34,14 +34,21 @@ let usernames = 0;
 export class TestServer {
   private constructor(readonly service: RunningService) {}
 
-  /** `notifier` replaces the one NATS_URL would choose: by default a bus that `listen()` hears. */
-  static async start(env: Record<string, string> = {}, notifier: Notifier = new InProcessBus()): Promise<TestServer> {
+  /**
+   * `notifier` replaces the one NATS_URL would choose: by default a bus that `listen()` hears. `adapt`
+   * may wrap the opened stores (a test's faulty event store, say).
+   */
+  static async start(
+    env: Record<string, string> = {},
+    notifier: Notifier = new InProcessBus(),
+    adapt: (stores: Stores) => Stores = (s) => s,
+  ): Promise<TestServer> {
     const all = { DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', ...env };
     const config = loadConfig(all);
     const opened = await openStores({ ...config, natsUrl: undefined }, silentLogger);
     // Extra channels the settings ask for (REDIS_URL) stay; only the primary one is replaced.
     const stores = { ...opened, notifier: opened.notifier instanceof FanOutNotifier ? new FanOutNotifier(notifier, opened.notifier.extras) : notifier };
-    return new TestServer(await startService({ config, logger: silentLogger, env: all, stores }));
+    return new TestServer(await startService({ config, logger: silentLogger, env: all, stores: adapt(stores) }));
   }
 
   get url(): string {

@@ -1,3 +1,5 @@
+import type { AccountUsage } from './filter-limits.ts';
+
 /**
  * Commands carry raw, already type-checked input: values like an unknown action string are still
  * possible here, because judging them (with Mastodon's messages) is the decider's job.
@@ -33,7 +35,12 @@ interface Addressed {
 
 export type CreateFilter = {
   readonly type: 'CreateFilter';
-  readonly data: Addressed & { readonly settings: SettingsInput; readonly keywords: readonly KeywordDraft[] };
+  readonly data: Addressed & {
+    readonly settings: SettingsInput;
+    readonly keywords: readonly KeywordDraft[];
+    /** What the account's other filters hold, for the per-account limits (absent: not judged). */
+    readonly accountUsage?: AccountUsage;
+  };
 };
 
 export type UpdateFilter = {
@@ -46,6 +53,8 @@ export type UpdateFilter = {
     readonly keywordLabel?: KeywordLabel;
     /** v1 may not change filter-level settings of a filter holding several keywords. */
     readonly legacySingleKeywordGuard?: boolean;
+    /** What the account's other filters hold, for the per-account limits (absent: not judged). */
+    readonly accountUsage?: AccountUsage;
   };
 };
 

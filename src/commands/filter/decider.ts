@@ -1,6 +1,7 @@
-import type { FilterEvent, FilterSettings, Keyword } from '../../events/filter-events.ts';
+import { keywordsAfter, type FilterEvent, type FilterSettings, type Keyword, type KeywordsUpdated } from '../../events/filter-events.ts';
 import { NotFoundError, RuleViolation, ValidationError } from '../errors.ts';
 import type { CreateFilter, DeleteFilter, FilterCommand, FilterStatus, UnfilterStatus, UpdateFilter } from './commands.ts';
+import { accountFilterProblems, filterLimitProblems, statusLimitProblems } from './filter-limits.ts';
 import { filterProblems, MULTIPLE_KEYWORDS_MESSAGE, normaliseContext, statusProblems } from './filter-rules.ts';
 import { evolve, initialState, type ActiveFilter, type FilterState } from './filter-state.ts';
 
@@ -17,44 +18,57 @@ function rejectProblems(problems: readonly string[]): void {
 function createFilter({ data }: CreateFilter, state: FilterState): FilterEvent[] {
   if (state.phase !== 'none') throw new RuleViolation(`filter ${data.filterId} already exists`);
   const settings = { ...data.settings, context: normaliseContext(data.settings.context) };
-  rejectProblems(filterProblems(settings, data.keywords, 'Keywords keyword'));
+  rejectProblems([
+    ...filterProblems(settings, data.keywords, 'Keywords keyword'),
+    ...accountFilterProblems(data.accountUsage),
+    ...filterLimitProblems([], data.keywords, data.accountUsage),
+  ]);
   const created: FilterEvent = {
     type: 'FilterCreated',
     data: { filterId: data.filterId, accountId: data.accountId, ...(settings as FilterSettings), createdAt: data.now },
   };
   if (data.keywords.length === 0) return [created];
-  return [created, { type: 'KeywordsUpdated', data: { filterId: data.filterId, keywords: data.keywords, updatedAt: data.now } }];
+  const added = { filterId: data.filterId, removed: [], changed: [], added: data.keywords, replacesAll: false, updatedAt: data.now };
+  return [created, { type: 'KeywordsUpdated', data: added }];
 }
 
-function nextKeywords(filter: ActiveFilter, data: UpdateFilter['data']): readonly Keyword[] {
-  const known = new Set(filter.keywords.map((k) => k.id));
+type KeywordDelta = Pick<KeywordsUpdated['data'], 'removed' | 'changed' | 'added'>;
+
+const sameKeyword = (a: Keyword, b: Keyword): boolean => a.keyword === b.keyword && a.wholeWord === b.wholeWord;
+
+/** The change the command asks for, reduced to what really differs; every id it names must exist. */
+function keywordDelta(filter: ActiveFilter, data: UpdateFilter['data']): KeywordDelta {
+  const known = new Map(filter.keywords.map((k) => [k.id, k]));
   const named = [...(data.changeKeywords ?? []).map((c) => c.id), ...(data.removeKeywords ?? [])];
   if (named.some((id) => !known.has(id))) throw new NotFoundError();
   const removed = new Set(data.removeKeywords ?? []);
-  const changed = new Map((data.changeKeywords ?? []).map((c) => [c.id, c]));
-  const kept = filter.keywords
-    .filter((k) => !removed.has(k.id))
-    .map((k) => {
-      const change = changed.get(k.id);
-      return change ? { id: k.id, keyword: change.keyword ?? k.keyword, wholeWord: change.wholeWord ?? k.wholeWord } : k;
-    });
-  return [...kept, ...(data.addKeywords ?? [])];
+  const changes = new Map((data.changeKeywords ?? []).map((c) => [c.id, c]));
+  const changed: Keyword[] = [];
+  for (const [id, change] of changes) {
+    const keyword = known.get(id)!;
+    const next = { id, keyword: change.keyword ?? keyword.keyword, wholeWord: change.wholeWord ?? keyword.wholeWord };
+    if (!removed.has(id) && !sameKeyword(next, keyword)) changed.push(next);
+  }
+  return { removed: [...removed], changed, added: data.addKeywords ?? [] };
 }
 
 const sameSettings = (a: FilterSettings, b: FilterSettings): boolean => JSON.stringify(a) === JSON.stringify(b);
-const sameKeywords = (a: readonly Keyword[], b: readonly Keyword[]): boolean =>
-  a.length === b.length && a.every((k, i) => k.id === b[i]!.id && k.keyword === b[i]!.keyword && k.wholeWord === b[i]!.wholeWord);
 
 function updateFilter({ data }: UpdateFilter, state: FilterState): FilterEvent[] {
   const filter = ownedBy(state, data.accountId);
-  const keywords = nextKeywords(filter, data);
+  const delta = keywordDelta(filter, data);
+  const change = { filterId: data.filterId, ...delta, replacesAll: false, updatedAt: data.now };
+  const keywords = keywordsAfter(filter.keywords, change);
   const given = data.settings ?? {};
   const settings = {
     ...filter.settings,
     ...given,
     ...(given.context ? { context: normaliseContext(given.context) } : {}),
   };
-  rejectProblems(filterProblems(settings, keywords, data.keywordLabel ?? 'Keywords keyword'));
+  rejectProblems([
+    ...filterProblems(settings, keywords, data.keywordLabel ?? 'Keywords keyword'),
+    ...filterLimitProblems(filter.keywords, keywords, data.accountUsage),
+  ]);
   const settingsChanged = !sameSettings(settings as FilterSettings, filter.settings);
   if (settingsChanged && data.legacySingleKeywordGuard && filter.keywords.length > 1) {
     throw new RuleViolation(MULTIPLE_KEYWORDS_MESSAGE);
@@ -63,15 +77,13 @@ function updateFilter({ data }: UpdateFilter, state: FilterState): FilterEvent[]
   if (settingsChanged) {
     events.push({ type: 'FilterUpdated', data: { filterId: data.filterId, ...(settings as FilterSettings), updatedAt: data.now } });
   }
-  if (!sameKeywords(keywords, filter.keywords)) {
-    events.push({ type: 'KeywordsUpdated', data: { filterId: data.filterId, keywords, updatedAt: data.now } });
-  }
+  if (delta.removed.length > 0 || delta.changed.length > 0 || delta.added.length > 0) events.push({ type: 'KeywordsUpdated', data: change });
   return events;
 }
 
 function filterStatus({ data }: FilterStatus, state: FilterState): FilterEvent[] {
   const filter = ownedBy(state, data.accountId);
-  rejectProblems(statusProblems(data.statusId));
+  rejectProblems([...statusProblems(data.statusId), ...statusLimitProblems(filter.statuses.length)]);
   if (filter.statuses.some((s) => s.statusId === data.statusId)) throw new ValidationError(['Status has already been taken']);
   return [
     {

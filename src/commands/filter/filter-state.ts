@@ -1,4 +1,4 @@
-import type { FilterEvent, FilterSettings, Keyword } from '../../events/filter-events.ts';
+import { keywordsAfter, type FilterEvent, type FilterSettings, type Keyword } from '../../events/filter-events.ts';
 
 export interface FilteredStatus {
   readonly id: string;
@@ -45,7 +45,7 @@ export function evolve(state: FilterState, event: FilterEvent): FilterState {
     case 'FilterUpdated':
       return state.phase === 'active' ? { ...state, settings: settingsOf(event.data) } : state;
     case 'KeywordsUpdated':
-      return state.phase === 'active' ? { ...state, keywords: event.data.keywords } : state;
+      return state.phase === 'active' ? { ...state, keywords: keywordsAfter(state.keywords, event.data) } : state;
     case 'StatusFiltered':
       if (state.phase !== 'active') return state;
       return { ...state, statuses: [...state.statuses, { id: event.data.filterStatusId, statusId: event.data.statusId }] };

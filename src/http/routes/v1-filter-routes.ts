@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { newId } from '../../shared/ids.ts';
 import { ListingCache } from '../listing-cache.ts';
+import { keyedCommand } from '../keyed-command.ts';
 import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, v1FilterInput, type V1FilterInput } from '../input-schemas.ts';
 import { railsBoolean } from '../input-values.ts';
@@ -35,7 +36,7 @@ export function v1FilterRoutes(router: Router, deps: FilterRouteDeps): void {
     const filterId = newId(now);
     const keyword = newKeyword(input.phrase, input.whole_word);
     const caller = callerOf(ctx, 'v1');
-    const { filter } = await runFilterCommand(deps, caller, {
+    const { command, run } = await keyedCommand(ctx, deps.idempotency, {
       type: 'CreateFilter',
       data: {
         filterId,
@@ -45,7 +46,8 @@ export function v1FilterRoutes(router: Router, deps: FilterRouteDeps): void {
         keywords: [keyword],
       },
     });
-    ctx.body = v1FilterJson(v1RecordOf(found(filter), keyword));
+    const { filter } = await runFilterCommand(deps, caller, command, run);
+    ctx.body = v1FilterJson(v1RecordOf(found(filter), found(command.data.keywords[0])));
   });
 
   const update = async (ctx: Context) => {

@@ -4,6 +4,7 @@ import type { KeywordChange, KeywordDraft } from '../../commands/filter/commands
 import { NotFoundError } from '../../commands/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { ListingCache } from '../listing-cache.ts';
+import { keyedCommand } from '../keyed-command.ts';
 import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, v2FilterInput, type KeywordAttributesInput, type V2FilterInput } from '../input-schemas.ts';
 import { attributeList, isAllBlank, railsBoolean, text } from '../input-values.ts';
@@ -58,10 +59,11 @@ export function v2FilterRoutes(router: Router, deps: FilterRouteDeps): void {
     const { addKeywords } = keywordEdits(attributeList(input.keywords_attributes), true);
     const settings = newFilterSettings(given);
     const caller = callerOf(ctx, 'v2');
-    const { filter } = await runFilterCommand(deps, caller, {
+    const { command, run } = await keyedCommand(ctx, deps.idempotency, {
       type: 'CreateFilter',
       data: { filterId, accountId: caller.accountId, now: new Date(now).toISOString(), settings, keywords: addKeywords },
     });
+    const { filter } = await runFilterCommand(deps, caller, command, run);
     ctx.body = filterJson(filterShapeOf(found(filter)));
   });
 

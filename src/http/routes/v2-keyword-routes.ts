@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { keyedCommand } from '../keyed-command.ts';
 import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, keywordInput } from '../input-schemas.ts';
 import { keywordChange, newKeyword } from '../filter-input.ts';
@@ -17,11 +18,14 @@ export function v2KeywordRoutes(router: Router, deps: FilterRouteDeps): void {
     const input = checked(keywordInput, paramsOf(ctx));
     const keyword = newKeyword(input.keyword, input.whole_word);
     const caller = callerOf(ctx, 'v2');
-    await runFilterCommand(deps, caller, {
+    const { command, run } = await keyedCommand(ctx, deps.idempotency, {
       type: 'UpdateFilter',
       data: { filterId, accountId: caller.accountId, now: new Date().toISOString(), addKeywords: [keyword], keywordLabel: 'Keyword' },
     });
-    ctx.body = keywordJson(keyword);
+    const { filter } = await runFilterCommand(deps, caller, command, run);
+    // As it is now: a repeated Idempotency-Key answers with the keyword its first request added, if it is still there.
+    const added = found(command.data.addKeywords?.[0]);
+    ctx.body = keywordJson(found(filter?.keywords.find((k) => k.id === added.id)));
   });
 
   router.get('/api/v2/filters/keywords/:id', async (ctx: Context) => {

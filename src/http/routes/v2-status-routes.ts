@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { newId } from '../../shared/ids.ts';
+import { keyedCommand } from '../keyed-command.ts';
 import { runFilterCommand } from '../run-filter-command.ts';
 import { checked, statusInput } from '../input-schemas.ts';
 import { text } from '../input-values.ts';
@@ -17,12 +18,12 @@ export function v2StatusRoutes(router: Router, deps: FilterRouteDeps): void {
     const filterId = pathId(ctx, 'filterId');
     const input = checked(statusInput, paramsOf(ctx));
     const caller = callerOf(ctx, 'v2');
-    const filterStatusId = newId();
-    const { filter } = await runFilterCommand(deps, caller, {
+    const { command, run } = await keyedCommand(ctx, deps.idempotency, {
       type: 'FilterStatus',
-      data: { filterId, accountId: caller.accountId, now: new Date().toISOString(), filterStatusId, statusId: (text(input.status_id) ?? '').trim() },
+      data: { filterId, accountId: caller.accountId, now: new Date().toISOString(), filterStatusId: newId(), statusId: (text(input.status_id) ?? '').trim() },
     });
-    ctx.body = statusJson(found(filter?.statuses.find((s) => s.id === filterStatusId)));
+    const { filter } = await runFilterCommand(deps, caller, command, run);
+    ctx.body = statusJson(found(filter?.statuses.find((s) => s.id === command.data.filterStatusId)));
   });
 
   router.get('/api/v2/filters/statuses/:id', async (ctx: Context) => {

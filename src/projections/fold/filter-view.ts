@@ -1,6 +1,6 @@
-import type { FilterAction, FilterContext, FilterEvent, Keyword } from '../../events/filter-events.ts';
+import { keywordsAfter, type FilterAction, type FilterContext, type FilterEvent, type Keyword } from '../../events/filter-events.ts';
 
-/** The v2 read model: one document per filter, keywords and statuses inside. */
+/** The v2 read model of one filter, keywords and statuses inside (stores may keep them apart). */
 export interface FilterView {
   readonly id: string;
   readonly accountId: string;
@@ -73,7 +73,7 @@ export function projectFilter(view: FilterView | null, event: FilterEvent, revis
       return next(view, revision, { title, context, filterAction: action, expiresAt }, view.keywords, view.statuses, view.deleted);
     }
     case 'KeywordsUpdated':
-      return next(view, revision, view, event.data.keywords, view.statuses, view.deleted);
+      return next(view, revision, view, keywordsAfter(view.keywords, event.data), view.statuses, view.deleted);
     case 'StatusFiltered': {
       const status = { id: event.data.filterStatusId, statusId: event.data.statusId };
       const statuses = view.statuses.some((s) => s.id === status.id) ? view.statuses : [...view.statuses, status];

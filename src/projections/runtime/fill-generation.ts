@@ -27,6 +27,9 @@ export const FILL_POLICY: RunnerPolicy = {
   cache: { views: Infinity, bytes: FILL_CACHE_BYTES },
 };
 
+/** Past every position either log hands out: `upTo` meaning "whatever the log holds when the fill gets there". */
+export const END_OF_LOG = 1n << 160n;
+
 export interface FillProgress {
   /** Events this fill has folded so far (stored at the end of their batch). */
   readonly events: number;

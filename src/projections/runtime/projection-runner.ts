@@ -63,6 +63,8 @@ export class ProjectionRunner {
   private readonly batches: BatchProjection;
   private isolateUntil: bigint | null = null;
   private failures = 0;
+  /** Failures since the last success that were not outages: only these lead to parking. */
+  private faults = 0;
   private parkedInARow = 0;
   private failing: StepFailure | null = null;
   private lastLogged = 0;
@@ -143,7 +145,7 @@ export class ProjectionRunner {
       );
       return { kind: 'failed', retryInMs: 0, unavailable: isUnavailable(error) };
     }
-    if (this.failures + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
+    if (this.faults + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
       return this.park(unit, error);
     }
     return this.failed('apply', error, first.position);
@@ -172,6 +174,7 @@ export class ProjectionRunner {
     this.observer.eventsParked(parked.length);
     this.position = position;
     this.failures = 0;
+    this.faults = 0;
     this.failing = null;
     this.parkedInARow += 1;
     return { kind: 'applied', batch: { position, announcements: [], events: 0, views: 0 }, parked: parked.length };
@@ -180,6 +183,7 @@ export class ProjectionRunner {
   private succeeded(viewsStored: number): void {
     if (this.failing) this.logger.info({ position: this.position?.toString() ?? null, failures: this.failures }, 'projection moves again');
     this.failures = 0;
+    this.faults = 0;
     this.failing = null;
     // Only a stored view shows that the store and the code work; skipped events prove nothing.
     if (viewsStored > 0) this.parkedInARow = 0;
@@ -187,6 +191,8 @@ export class ProjectionRunner {
 
   private failed(stage: StepFailure['stage'], error: unknown, position: bigint | null): StepResult {
     this.failures += 1;
+    // A commit is parked only after it failed on a store that answered; an outage says nothing about it.
+    if (!isUnavailable(error)) this.faults += 1;
     this.observer.stepFailed(stage);
     const now = Date.now();
     this.failing = {

@@ -1,14 +1,9 @@
-import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import { isMongoUnavailable } from '../../shared/mongo-unavailable.ts';
 import { ReadStoreUnavailableError } from './read-store.ts';
 
-/** The driver's ways of saying the server could not be reached; every other error is about the request. */
+/** The driver's ways of saying the server cannot serve now (mongo-unavailable.ts); every other error is about the request. */
 export function translateMongoError(error: unknown): unknown {
-  if (
-    error instanceof MongoNetworkError ||
-    error instanceof MongoServerSelectionError ||
-    error instanceof MongoTopologyClosedError ||
-    error instanceof MongoNotConnectedError
-  ) {
+  if (isMongoUnavailable(error) && error instanceof Error) {
     return new ReadStoreUnavailableError(`read models (MongoDB): ${error.message}`, { cause: error });
   }
   return error;

@@ -4,39 +4,13 @@ import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import { v1RecordsOf } from '../fold/filter-view.ts';
 import { generationName, generationNames, READ_MODEL_NAMES } from './generation-names.ts';
 import { belowPosition, fromStoredPosition, toStoredPosition, type StoredPosition } from './mongo-positions.ts';
+import { filterDocFields, viewsOf, type FilterDoc, type StatusDoc, type V1Doc } from './mongo-filter-layout.ts';
 import type { FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch } from './read-store.ts';
 
 export async function dropCollections(db: Db, generation: number): Promise<void> {
   for (const base of READ_MODEL_NAMES) await db.dropCollection(generationName(base, generation)).catch(() => false);
 }
 
-interface FilterDoc {
-  _id: string;
-  accountId: string;
-  revision: number;
-  deleted: boolean;
-  idLength: number;
-  view: FilterView;
-}
-/** `_id` is `<filterId>:<keywordId>` (older data: the keyword id alone); lookups go by `record.id`. */
-interface V1Doc {
-  _id: string;
-  accountId: string;
-  filterId: string;
-  filterIdLength: number;
-  filterRevision: number;
-  idLength: number;
-  record: V1FilterRecord;
-}
-/** `_id` is `<filterId>:<statusId>` (older data: the status id alone, without `statusId`). */
-interface StatusDoc {
-  _id: string;
-  accountId: string;
-  filterId: string;
-  filterIdLength: number;
-  filterRevision: number;
-  statusId: string;
-}
 interface CheckpointDoc {
   _id: string;
   position: StoredPosition;
@@ -125,7 +99,7 @@ export class MongoReadCollections {
       newer.map((view) => ({
         updateOne: {
           filter: { _id: view.id, revision: { $lt: view.revision } },
-          update: { $set: { accountId: view.accountId, revision: view.revision, deleted: view.deleted, idLength: view.id.length, view } },
+          update: { $set: filterDocFields(view) },
           upsert: true,
         },
       })),
@@ -165,20 +139,20 @@ export class MongoReadCollections {
 
   async loadFilter(filterId: string): Promise<FilterView | null> {
     if (!isId(filterId)) return null;
-    return (await this.filters.findOne({ _id: filterId }))?.view ?? null;
+    return this.viewOf(await this.filters.findOne({ _id: filterId }));
   }
 
   async loadFilters(filterIds: readonly string[]): Promise<Map<string, FilterView>> {
     const ids = filterIds.filter(isId);
     const found = new Map<string, FilterView>();
     if (ids.length === 0) return found;
-    for (const doc of await this.filters.find({ _id: { $in: ids } }).toArray()) found.set(doc._id, doc.view);
+    for (const view of await viewsOf(await this.filters.find({ _id: { $in: ids } }).toArray(), this.v1, this.statuses)) found.set(view.id, view);
     return found;
   }
 
   async listFilters(accountId: string): Promise<FilterView[]> {
     if (!isId(accountId)) return [];
-    return (await this.filters.find({ accountId, deleted: false }).sort(BY_ID).toArray()).map((doc) => doc.view);
+    return viewsOf(await this.filters.find({ accountId, deleted: false }).sort(BY_ID).toArray(), this.v1, this.statuses);
   }
 
   async filtersVersion(accountId: string): Promise<string> {
@@ -190,7 +164,11 @@ export class MongoReadCollections {
 
   async getFilter(accountId: string, filterId: string): Promise<FilterView | null> {
     if (!isId(accountId) || !isId(filterId)) return null;
-    return (await this.filters.findOne({ _id: filterId, accountId, deleted: false }))?.view ?? null;
+    return this.viewOf(await this.filters.findOne({ _id: filterId, accountId, deleted: false }));
+  }
+
+  private async viewOf(doc: FilterDoc | null): Promise<FilterView | null> {
+    return doc ? ((await viewsOf([doc], this.v1, this.statuses))[0] ?? null) : null;
   }
 
   async listV1Filters(accountId: string): Promise<V1FilterRecord[]> {
@@ -220,13 +198,14 @@ export class MongoReadCollections {
 
 function v1Writes(view: FilterView): AnyBulkWriteOperation<V1Doc>[] {
   const revision = view.revision;
-  const upserts = v1RecordsOf(view).map((record): AnyBulkWriteOperation<V1Doc> => {
+  const upserts = v1RecordsOf(view).map((record, order): AnyBulkWriteOperation<V1Doc> => {
     const doc = {
       accountId: record.accountId,
       filterId: view.id,
       filterIdLength: view.id.length,
       filterRevision: revision,
       idLength: record.id.length,
+      order,
       record,
     };
     return { updateOne: { filter: { _id: `${view.id}:${record.id}`, filterRevision: { $lt: revision } }, update: { $set: doc }, upsert: true } };
@@ -236,8 +215,16 @@ function v1Writes(view: FilterView): AnyBulkWriteOperation<V1Doc>[] {
 
 function statusWrites(view: FilterView): AnyBulkWriteOperation<StatusDoc>[] {
   const revision = view.revision;
-  const upserts = (view.deleted ? [] : view.statuses).map((status): AnyBulkWriteOperation<StatusDoc> => {
-    const doc = { accountId: view.accountId, filterId: view.id, filterIdLength: view.id.length, filterRevision: revision, statusId: status.id };
+  const upserts = (view.deleted ? [] : view.statuses).map((status, order): AnyBulkWriteOperation<StatusDoc> => {
+    const doc = {
+      accountId: view.accountId,
+      filterId: view.id,
+      filterIdLength: view.id.length,
+      filterRevision: revision,
+      statusId: status.id,
+      order,
+      status: { id: status.id, statusId: status.statusId },
+    };
     return { updateOne: { filter: { _id: `${view.id}:${status.id}`, filterRevision: { $lt: revision } }, update: { $set: doc }, upsert: true } };
   });
   return [...upserts, { deleteMany: { filter: { filterId: view.id, filterRevision: { $lt: revision } } } }];
