@@ -133,7 +133,7 @@ export class ServiceHealth implements ProjectionSource {
       problems,
       eventStore: next.ok ? 'up' : 'down',
       readStore: checkpoint.ok ? 'up' : 'down',
-      nats: this.deps.notifier.state?.() ?? 'in-process',
+      nats: this.deps.notifier.state?.() ?? 'off',
       ...(this.deps.notifier.waiting ? { natsWaiting: this.deps.notifier.waiting() } : {}),
       projection: {
         checkpoint: checkpoint.ok ? (checkpoint.value?.toString() ?? null) : null,

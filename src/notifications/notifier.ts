@@ -6,8 +6,8 @@ export function timelineSubject(accountId: string): string {
 /** Exactly Mastodon's message: no payload key. */
 export const FILTERS_CHANGED = '{"event":"filters_changed"}';
 
-/** For /health: `in-process` for the embedded bus; NATS's connection otherwise. */
-export type NotifierState = 'in-process' | 'connected' | 'reconnecting' | 'closed';
+/** 'off': no NATS_URL, nothing is announced on NATS; 'in-process': a bus inside the process (tests). */
+export type NotifierState = 'off' | 'in-process' | 'connected' | 'reconnecting' | 'closed';
 
 /** The notifications port: announces that an account's filters changed. */
 export interface Notifier {

@@ -68,7 +68,7 @@ describe('GET /health', () => {
         problems: [],
         eventStore: 'up',
         readStore: 'up',
-        nats: 'in-process',
+        nats: 'off',
         leader: true,
         owner: 'string',
         staleWrites: 0,
