@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { memoryLogger } from '../support/memory-logger.ts';
@@ -87,9 +89,10 @@ describe('what operators chart beside the HTTP series', function () {
   this.timeout(30_000);
   let service: RunningService;
   let token: string;
+  const dataDir = scratchDir();
 
   before(async () => {
-    service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1' }), logger: memoryLogger().logger });
+    service = await startService({ config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }), logger: memoryLogger().logger });
     const account = await service.stores.accounts.createAccount(`charts${process.pid}`);
     token = await service.stores.accounts.createToken(account.id, ['read:filters']);
   });
@@ -149,5 +152,7 @@ describe('what operators chart beside the HTTP series', function () {
     const after = await metrics();
     assert.equal(sample(after, 'webmail_logins_total{outcome="failed"}') - sample(before, 'webmail_logins_total{outcome="failed"}'), 1);
     assert.equal(sample(after, 'webmail_logins_total{outcome="invalid_request"}') - sample(before, 'webmail_logins_total{outcome="invalid_request"}'), 1);
+    // The logs name users and addresses: created readable by their owner and group only.
+    for (const name of ['userlogins.log', 'errors.log']) assert.equal(statSync(join(dataDir, 'logs', name)).mode & 0o777, 0o640, name);
   });
 });
