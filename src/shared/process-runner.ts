@@ -23,8 +23,24 @@ function fatal(logger: Logger, fields: Record<string, unknown>, message: string)
   process.exit(1);
 }
 
+/**
+ * The error of a failed start, each cause said once: pino's serializer appends every cause's message to
+ * the error's own, and ours already quote their cause (`cannot use /proc/nope for SQLite files: cannot
+ * create directory /proc/nope: ENOENT ...`), which printed the same cause three times.
+ */
+function errorFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const causes: string[] = [];
+  let said = error.message;
+  for (let cause = error.cause; cause instanceof Error && causes.length < 5; cause = cause.cause) {
+    if (!said.includes(cause.message)) causes.push(cause.message);
+    said += cause.message;
+  }
+  return { type: error.name, message: error.message, ...(causes.length > 0 ? { causes } : {}), stack: error.stack };
+}
+
 const failureFields = (error: unknown): Record<string, unknown> =>
-  error instanceof BadSetting ? { event: 'bad_config', variable: error.variable } : { event: 'start_failed', err: error };
+  error instanceof BadSetting ? { event: 'bad_config', variable: error.variable } : { event: 'start_failed', err: errorFields(error) };
 
 /**
  * How every process of the project starts and stops: a bad setting, a failed start or an error nobody
