@@ -1,3 +1,4 @@
+import type { AccountStore } from '../accounts/account-store.ts';
 import type { EventStore } from '../events/event-store.ts';
 import type { ProjectionSnapshot, ProjectionSource } from '../metrics/projection-metrics.ts';
 import type { Notifier, NotifierState } from '../notifications/notifier.ts';
@@ -11,6 +12,7 @@ import type { LeaseHolder, Leases } from '../shared/leases.ts';
 export type HealthProblem =
   | { readonly reason: 'event_store_unreachable'; readonly error: string }
   | { readonly reason: 'read_store_unreachable'; readonly error: string }
+  | { readonly reason: 'account_store_unreachable'; readonly error: string }
   | {
       readonly reason: 'projection_failing';
       readonly stage: string;
@@ -28,6 +30,8 @@ export interface HealthReport {
   readonly problems: readonly HealthProblem[];
   readonly eventStore: 'up' | 'down';
   readonly readStore: 'up' | 'down';
+  /** In processes that authenticate requests (not the projector): accounts and tokens. */
+  readonly accountStore?: 'up' | 'down';
   readonly nats: NotifierState;
   /** With NATS: accounts whose filters_changed waits for it to come back. */
   readonly natsWaiting?: number;
@@ -48,6 +52,8 @@ export interface HealthDeps {
   readonly events: EventStore;
   readonly reads: ReadStore & Pick<Leases, 'leaseHolder'>;
   readonly notifier: Notifier;
+  /** Accounts and tokens, in processes that authenticate requests: every API request needs them. */
+  readonly accounts?: Pick<AccountStore, 'findAccount'>;
   readonly projector: LeasedProjector | null;
   readonly staleWrites: StaleWrites;
   /** The oldest event not yet projected may be this old before /health says `projector_lagging`. */
@@ -103,10 +109,13 @@ export class ServiceHealth implements ProjectionSource {
   private async probe(): Promise<HealthReport> {
     const { events, reads, projector, staleWrites } = this.deps;
     const timeout = this.deps.probeTimeoutMs ?? 2000;
-    const [checkpoint, lease, parked] = await Promise.all([
+    const accounts = this.deps.accounts;
+    const [checkpoint, lease, parked, accountStore] = await Promise.all([
       settle(reads.checkpoint(FILTERS_PROJECTION), timeout),
       settle(reads.leaseHolder(FILTERS_LEASE), timeout),
       settle(reads.parkedEvents(FILTERS_PROJECTION), timeout),
+      // One indexed look-up of an id no account has: proves the store answers, costs next to nothing.
+      accounts ? settle(accounts.findAccount('0'), timeout) : null,
     ]);
     // The first event not yet projected: proves the event store answers and gives the lag.
     const after = checkpoint.ok ? checkpoint.value : null;
@@ -118,6 +127,7 @@ export class ServiceHealth implements ProjectionSource {
     const problems: HealthProblem[] = [];
     if (!next.ok) problems.push({ reason: 'event_store_unreachable', error: next.error });
     if (!checkpoint.ok) problems.push({ reason: 'read_store_unreachable', error: checkpoint.error });
+    if (accountStore && !accountStore.ok) problems.push({ reason: 'account_store_unreachable', error: accountStore.error });
     const failure = projector?.failure;
     if (failure) problems.push({ reason: 'projection_failing', ...failure });
     if (lease.ok && !live(lease.value, now))
@@ -133,6 +143,7 @@ export class ServiceHealth implements ProjectionSource {
       problems,
       eventStore: next.ok ? 'up' : 'down',
       readStore: checkpoint.ok ? 'up' : 'down',
+      ...(accountStore ? { accountStore: accountStore.ok ? ('up' as const) : ('down' as const) } : {}),
       nats: this.deps.notifier.state?.() ?? 'off',
       ...(this.deps.notifier.waiting ? { natsWaiting: this.deps.notifier.waiting() } : {}),
       projection: {

@@ -68,6 +68,7 @@ describe('GET /health', () => {
         problems: [],
         eventStore: 'up',
         readStore: 'up',
+        accountStore: 'up',
         nats: 'off',
         leader: true,
         owner: 'string',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { loadConfig } from '../../src/config.ts';
-import { startService, type RunningService } from '../../src/service.ts';
+import { openStores, startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
@@ -47,6 +47,29 @@ describe('GET /health/live and /health/ready', function () {
     assert.equal(ready.body.status, 'ready');
     assert.deepEqual(ready.body.problems, []);
     assert.deepEqual(reasons(ready.body.degraded), ['projector_stalled']);
+  });
+
+  it('given an account store that fails: /health and /health/ready are 503 account_store_unreachable, and recover', async () => {
+    const config = loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1' });
+    const stores = await openStores(config, silentLogger);
+    let failing = false;
+    const accounts = new Proxy(stores.accounts, {
+      get: (target, key, receiver) =>
+        key === 'findAccount' && failing ? () => Promise.reject(new Error('accounts: disk I/O error')) : (Reflect.get(target, key, receiver) as unknown),
+    });
+    const service = await startService({ config, logger: silentLogger, stores: { ...stores, accounts } });
+    services.push(service);
+    assert.equal((await probe(service, '/health')).body.accountStore, 'up');
+    failing = true;
+    const health = await probe(service, '/health');
+    assert.equal(health.status, 503);
+    assert.equal(health.body.accountStore, 'down');
+    assert.deepEqual(reasons(health.body.problems), ['account_store_unreachable']);
+    const ready = await probe(service, '/health/ready');
+    assert.equal(ready.status, 503);
+    assert.deepEqual(reasons(ready.body.problems), ['account_store_unreachable']);
+    failing = false;
+    assert.equal((await probe(service, '/health/ready')).status, 200);
   });
 
   it('given an event store it cannot reach: ready is 503 naming it, live stays 200, and no answer shows its password', async () => {
