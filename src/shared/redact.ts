@@ -11,7 +11,8 @@ const HIDDEN = '***';
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
 
 // Query parameters and form-like pairs that carry secrets (`?access_token=`, `&_token=`, `password=`).
-const SECRET_PARAMS = /([?&;\s"]|^)((?:access_token|_token|token|password|passwd|pass|_pass|secret|client_secret)=)[^&\s"';]*/gi;
+// The value ends where a URI ends in a log line too: `(GET /webmail/?_token=abc)` keeps its `)`.
+const SECRET_PARAMS = /([?&;\s"]|^)((?:access_token|_token|token|password|passwd|pass|_pass|secret|client_secret)=)[^&\s"';)#<>]*/gi;
 
 // An NKEY seed (S + key type + base32), as a .creds file or NATS_NKEY holds it.
 const NKEY_SEED = /\bS[UACNOPX][A-Z2-7]{56}\b/g;

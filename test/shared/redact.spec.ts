@@ -13,6 +13,7 @@ describe('redact: no credential leaves in a text', () => {
 
   it('hides request tokens, access tokens, passwords in queries and forms, bearer credentials and NKEY seeds', () => {
     assert.equal(redact('GET /webmail/?_task=logout&_token=abc123'), 'GET /webmail/?_task=logout&_token=***');
+    assert.equal(redact('failed (GET /webmail/?_task=logout&_token=abc123)'), 'failed (GET /webmail/?_task=logout&_token=***)');
     assert.equal(redact('/api/v1/streaming?access_token=xyz&stream=user'), '/api/v1/streaming?access_token=***&stream=user');
     assert.equal(redact('_user=alice&_pass=hunter2'), '_user=alice&_pass=***');
     assert.equal(redact('Authorization: Bearer 12_abcdef'), 'Authorization: Bearer ***');
