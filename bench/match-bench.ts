@@ -3,6 +3,8 @@
  * pattern anew for each status, in this process on one core (statuses per CPU second); then NATS
  * request-reply in batches of 100 against a responder that does everything but the matching, with the
  * servers in a child process. Both measured alternately in the same run; loopback only, bounded.
+ * Then the adversarial rows (bench/match-adversarial.ts): hostile statuses and filter sets, each as a
+ * ratio to a benign status of the same length.
  *   npm run bench:match     (BENCH_SECONDS per round, default 2; BENCH_ROUNDS, default 3; NATS_URL)
  */
 import { connect, type NatsConnection } from 'nats';
@@ -12,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { CompiledFilters } from '../src/matching/compiled-filters.ts';
+import { adversarialRows } from './match-adversarial.ts';
 import { benchFilters, benchStatuses } from './match-bench-data.ts';
 import { naiveMatch } from './naive-matcher.ts';
 
@@ -147,4 +150,5 @@ async function nats(): Promise<void> {
 
 console.log(`${seconds}s per round, ${rounds} rounds, baseline and ours alternating; load average ${loadavg()[0]!.toFixed(2)} on this machine`);
 inProcess();
+await adversarialRows();
 await nats();

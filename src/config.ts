@@ -1,5 +1,6 @@
 import type { NatsSettings } from './notifications/nats-connection-options.ts';
 import { logLevelSetting, type LogLevel } from './shared/logger.ts';
+import type { TimelineStreamSettings } from './notifications/timeline-stream.ts';
 import { BadSetting, Settings } from './shared/settings.ts';
 
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
   readonly natsTlsCa: string | undefined;
   /** Filter-matching requests arrive on `<natsMatchSubject>.<account_id>` (default `filters.match`). */
   readonly natsMatchSubject: string;
+  /** The JetStream stream that keeps `timeline.*` where the NATS server has JetStream. */
+  readonly natsStream: TimelineStreamSettings;
   /** Mastodon's Redis: when set, filters_changed is also published on `timeline:<account_id>` there. */
   readonly redisUrl: string | undefined;
   /** Mastodon's REDIS_NAMESPACE: a prefix (`<namespace>:`) for the Redis channels. */
@@ -75,6 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     natsCreds: settings.optional('NATS_CREDS'),
     natsTlsCa: settings.optional('NATS_TLS_CA'),
     natsMatchSubject: settings.matching('NATS_MATCH_SUBJECT', 'filters.match', /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'NATS subject tokens joined by dots'),
+    natsStream: {
+      name: settings.matching('NATS_STREAM', 'CONTENT_FILTERS_TIMELINE', /^[A-Za-z0-9_-]{1,64}$/, 'a JetStream stream name (letters, digits, _ and -)'),
+      maxAgeMs: settings.integer('NATS_STREAM_MAX_AGE_S', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600) * 1000,
+      storage: settings.oneOf('NATS_STREAM_STORAGE', 'file', ['file', 'memory'] as const),
+    },
     redisUrl: settings.optional('REDIS_URL'),
     redisNamespace: settings.optional('REDIS_NAMESPACE'),
     logLevel: logLevelSetting(settings),

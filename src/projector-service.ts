@@ -4,6 +4,7 @@ import { ServiceHealth } from './health/service-health.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { listen } from './http/listen.ts';
 import { httpMetrics } from './metrics/http-metrics.ts';
+import { announcerMetrics, watchAnnouncements } from './metrics/announcer-metrics.ts';
 import { watchNats } from './metrics/metrics.ts';
 import { projectionMetrics, watchProjection } from './metrics/projection-metrics.ts';
 import { LeasedProjector } from './projections/runtime/leased-projector.ts';
@@ -35,7 +36,12 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
     await notifier.close();
     await Promise.all([events.close(), reads.close()]);
   };
-  const projector = new LeasedProjector(events, reads, notifier, { leaseMs: config.projectorLeaseMs, logger, observer: projectionMetrics });
+  const projector = new LeasedProjector(events, reads, notifier, {
+    leaseMs: config.projectorLeaseMs,
+    logger,
+    observer: projectionMetrics,
+    announcerObserver: announcerMetrics,
+  });
   const health = new ServiceHealth({ events, reads, notifier, projector, staleWrites: new StaleWrites(), maxLagMs: config.projectorMaxLagMs });
   const app = new Koa();
   app.use(httpMetrics(logger.child({ component: 'projector-http' })));
@@ -50,11 +56,13 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
   const { url, stop } = listening;
   await projector.start();
   const unwatchProjection = watchProjection(health);
+  const unwatchAnnouncements = watchAnnouncements(health);
   const unwatchNats = watchNats(notifier);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       unwatchProjection();
+      unwatchAnnouncements();
       unwatchNats();
       await stop();
       await projector.stop();

@@ -10,6 +10,7 @@ import { createApp } from './http/app.ts';
 import { listen } from './http/listen.ts';
 import { AccountMatchers } from './matching/account-matchers.ts';
 import { countedEventStore } from './metrics/counted-event-store.ts';
+import { announcerMetrics, watchAnnouncements } from './metrics/announcer-metrics.ts';
 import { watchNats } from './metrics/metrics.ts';
 import { projectionMetrics, readYourWritesTimeouts, watchProjection } from './metrics/projection-metrics.ts';
 import { NatsMatchResponder } from './notifications/nats-match-responder.ts';
@@ -129,7 +130,12 @@ export async function startService({ config, logger, stores: given, env, catchUp
     await closeStores();
   };
   const projector = config.projector
-    ? new LeasedProjector(stores.events, stores.reads, stores.notifier, { leaseMs: config.projectorLeaseMs, logger, observer: projectionMetrics })
+    ? new LeasedProjector(stores.events, stores.reads, stores.notifier, {
+        leaseMs: config.projectorLeaseMs,
+        logger,
+        observer: projectionMetrics,
+        announcerObserver: announcerMetrics,
+      })
     : null;
   const staleWrites = new StaleWrites();
   const catchUp = recordingStaleWrites(projector ?? new CheckpointCatchUp(stores.reads), staleWrites, () => readYourWritesTimeouts.inc());
@@ -157,11 +163,13 @@ export async function startService({ config, logger, stores: given, env, catchUp
     },
   );
   const unwatchProjection = watchProjection(health);
+  const unwatchAnnouncements = watchAnnouncements(health);
   const unwatchNats = watchNats(stores.notifier);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       unwatchProjection();
+      unwatchAnnouncements();
       unwatchNats();
       await stop();
       await projector?.stop();

@@ -3,7 +3,7 @@ import { openAccountStore } from './accounts/open-account-store.ts';
 import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
 import { openIdempotencyStore } from './commands/idempotency/open-idempotency-store.ts';
 import { natsSettings, type Config } from './config.ts';
-import { natsAnnouncementsDelayed, natsPublishFailures, redisPublishFailures } from './metrics/metrics.ts';
+import { redisPublishFailures } from './metrics/metrics.ts';
 import { FanOutNotifier } from './notifications/fan-out-notifier.ts';
 import { NullNotifier } from './notifications/null-notifier.ts';
 import type { Notifier } from './notifications/notifier.ts';
@@ -50,36 +50,32 @@ export async function openReadStore(config: Config, options: ReadStoreOptions = 
 }
 
 /**
- * NATS when NATS_URL is set (its outages logged and counted), else nobody (announcements are dropped); with REDIS_URL
- * also Mastodon's Redis channel beside it.
+ * NATS when NATS_URL is set, else nobody (nothing is announced); with REDIS_URL also Mastodon's Redis
+ * channel beside it. Neither has to be reachable: the service starts and serves, announcements wait in
+ * the log, and the clients connect when the servers come (back).
  */
 export async function openNotifier(config: Config, logger: Logger, name = 'content-filters'): Promise<Notifier> {
   const primary = await openPrimaryNotifier(config, logger, name);
   if (!config.redisUrl) return primary;
-  try {
-    const { RedisTimelineNotifier } = await import('./notifications/redis-timeline-notifier.ts');
-    const redis = await RedisTimelineNotifier.connect(config.redisUrl, {
-      namespace: config.redisNamespace,
-      logger: logger.child({ component: 'redis' }),
-      onFailure: () => redisPublishFailures.inc(),
-    });
-    return new FanOutNotifier(primary, [redis]);
-  } catch (error) {
-    await primary.close();
-    throw error;
-  }
+  const { RedisTimelineNotifier } = await import('./notifications/redis-timeline-notifier.ts');
+  const redis = RedisTimelineNotifier.connect(config.redisUrl, {
+    namespace: config.redisNamespace,
+    logger: logger.child({ component: 'redis' }),
+    onFailure: () => redisPublishFailures.inc(),
+  });
+  return new FanOutNotifier(primary, [redis]);
 }
 
-async function openPrimaryNotifier(config: Config, logger: Logger, name = 'content-filters'): Promise<Notifier> {
+async function openPrimaryNotifier(config: Config, logger: Logger, name: string): Promise<Notifier> {
   const nats = natsSettings(config);
   if (!nats) return new NullNotifier();
-  const { NatsNotifier } = await import('./notifications/nats-notifier.ts');
-  return NatsNotifier.connect(nats, {
-    name,
-    logger: logger.child({ component: 'nats' }),
-    onDelayed: (count) => natsAnnouncementsDelayed.inc(count),
-    onLost: (count) => natsPublishFailures.inc(count),
-  });
+  const [{ NatsNotifier }, { natsLink }] = await Promise.all([import('./notifications/nats-notifier.ts'), import('./notifications/nats-connection.ts')]);
+  const natsLogger = logger.child({ component: 'nats' });
+  const link = natsLink(nats, { name, logger: natsLogger });
+  const notifier = new NatsNotifier(link, config.natsStream, natsLogger);
+  // Not required: whether NATS answers now or later, the service starts.
+  await link.firstAttempt;
+  return notifier;
 }
 
 /** For start-up logs: where events, read models and the shared state live, without credentials. */

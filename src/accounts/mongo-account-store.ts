@@ -170,11 +170,15 @@ export class MongoAccountStore implements AccountStore {
     return this.onClose();
   }
 
-  /** Written only when the stored time is older than the precision, so a busy token costs one write a minute. */
+  /**
+   * Written only when the stored time is older than the precision, so a busy token costs one write a
+   * minute. Bookkeeping: a write that fails (a full disk, a lost primary) fails no request, and is tried
+   * again at the token's next use.
+   */
   private async recordUse(doc: TokenDoc): Promise<void> {
     const now = Date.now();
     if (doc.lastUsedAt !== null && now - Date.parse(doc.lastUsedAt) < LAST_USED_PRECISION_MS) return;
-    await this.tokens.updateOne({ _id: doc._id }, { $set: { lastUsedAt: new Date(now).toISOString() } });
+    await this.tokens.updateOne({ _id: doc._id }, { $set: { lastUsedAt: new Date(now).toISOString() } }).catch(() => {});
   }
 
   /** The document of a well-formed token whose secret matches; null for anything else. */

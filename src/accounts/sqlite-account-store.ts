@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { newId } from '../shared/ids.ts';
+import { MAIN_THREAD_BUSY_TIMEOUT_MS, sharedStoreCall } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import { accountsSchema } from './sqlite-accounts-schema.ts';
 import { AccountError, checkUsername, LAST_USED_PRECISION_MS, type Account, type AccountStore, type TokenGrant, type TokenRecord } from './account-store.ts';
@@ -48,6 +49,7 @@ export class SqliteAccountStore implements AccountStore {
 
   constructor(path: string) {
     this.db = openSqlite(path, accountsSchema);
+    this.db.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_TIMEOUT_MS}`);
     this.sql = statementCache(this.db);
     const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
     this.tokens = new TokenCache(() => dataVersion.get()!);
@@ -57,101 +59,123 @@ export class SqliteAccountStore implements AccountStore {
     return new SqliteAccountStore(join(dataDir, 'accounts.sqlite'));
   }
 
-  async createAccount(username: string): Promise<Account> {
-    checkUsername(username);
-    const account = { id: newId(), username, createdAt: new Date().toISOString() };
-    try {
-      this.sql('INSERT INTO accounts (id, username, created_at) VALUES (?, ?, ?)').run(account.id, account.username, account.createdAt);
-    } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new AccountError(`username "${username}" is taken`);
+  createAccount(username: string): Promise<Account> {
+    return this.call(() => {
+      checkUsername(username);
+      const account = { id: newId(), username, createdAt: new Date().toISOString() };
+      try {
+        this.sql('INSERT INTO accounts (id, username, created_at) VALUES (?, ?, ?)').run(account.id, account.username, account.createdAt);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          throw new AccountError(`username "${username}" is taken`);
+        }
+        throw error;
       }
-      throw error;
-    }
-    return account;
+      return account;
+    });
   }
 
-  async findAccount(usernameOrId: string): Promise<Account | null> {
-    const row = this.sql<[string, string], AccountRow>('SELECT id, username, created_at FROM accounts WHERE id = ? OR username = ?').get(
-      usernameOrId,
-      usernameOrId,
-    );
-    return row ? toAccount(row) : null;
-  }
-
-  async searchAccounts(prefix: string, limit: number): Promise<readonly Account[]> {
-    const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return this.sql<[string, number], AccountRow>("SELECT id, username, created_at FROM accounts WHERE username LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?")
-      .all(`${escaped}%`, limit)
-      .map(toAccount);
-  }
-
-  async createToken(accountId: string, scopes: readonly string[]): Promise<string> {
-    const tokenId = newId();
-    const secret = mintSecret();
-    try {
-      this.sql('INSERT INTO access_tokens (id, account_id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
-        tokenId,
-        String(accountId),
-        hashSecret(secret),
-        scopes.join(' '),
-        new Date().toISOString(),
+  findAccount(usernameOrId: string): Promise<Account | null> {
+    return this.call(() => {
+      const row = this.sql<[string, string], AccountRow>('SELECT id, username, created_at FROM accounts WHERE id = ? OR username = ?').get(
+        usernameOrId,
+        usernameOrId,
       );
-    } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new AccountError(`no account ${accountId}`);
-      throw error;
-    }
-    return formatToken(tokenId, secret);
+      return row ? toAccount(row) : null;
+    });
   }
 
-  async revokeToken(token: string): Promise<boolean> {
-    const row = this.tokenRow(token);
-    if (!row || row.revoked_at !== null) return false;
-    this.sql('UPDATE access_tokens SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), row.token_id);
-    this.tokens.clear();
-    return true;
+  searchAccounts(prefix: string, limit: number): Promise<readonly Account[]> {
+    return this.call(() => {
+      const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+      return this.sql<[string, number], AccountRow>("SELECT id, username, created_at FROM accounts WHERE username LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?")
+        .all(`${escaped}%`, limit)
+        .map(toAccount);
+    });
   }
 
-  async revokeTokenById(tokenId: string): Promise<boolean> {
-    const result = this.sql('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), tokenId);
-    this.tokens.clear();
-    return result.changes === 1;
+  createToken(accountId: string, scopes: readonly string[]): Promise<string> {
+    return this.call(() => {
+      const tokenId = newId();
+      const secret = mintSecret();
+      try {
+        this.sql('INSERT INTO access_tokens (id, account_id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
+          tokenId,
+          String(accountId),
+          hashSecret(secret),
+          scopes.join(' '),
+          new Date().toISOString(),
+        );
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new AccountError(`no account ${accountId}`);
+        throw error;
+      }
+      return formatToken(tokenId, secret);
+    });
   }
 
-  async tokenRevokedAt(tokenId: string): Promise<string | null> {
-    const row = this.sql<[string], { revoked_at: string | null }>('SELECT revoked_at FROM access_tokens WHERE id = ?').get(tokenId);
-    return row?.revoked_at ?? null;
+  tokenRevokedAt(tokenId: string): Promise<string | null> {
+    return this.call(() => {
+      const row = this.sql<[string], { revoked_at: string | null }>('SELECT revoked_at FROM access_tokens WHERE id = ?').get(tokenId);
+      return row?.revoked_at ?? null;
+    });
   }
 
-  async listTokens(accountId: string): Promise<readonly TokenRecord[]> {
-    return this.sql<[string], TokenListRow>(
-      'SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE account_id = ? ORDER BY created_at, id',
-    )
-      .all(accountId)
-      .map(toTokenRecord);
-  }
-
-  async authenticate(token: string): Promise<TokenGrant | null> {
-    let cached = this.tokens.get(token);
-    if (!cached) {
+  revokeToken(token: string): Promise<boolean> {
+    return this.call(() => {
       const row = this.tokenRow(token);
-      if (!row || row.revoked_at !== null) return null;
-      const grant = { tokenId: row.token_id, account: toAccount(row), scopes: row.scopes.split(' ') };
-      cached = { grant, lastUsedMs: row.last_used_at === null ? 0 : Date.parse(row.last_used_at) };
-      this.tokens.remember(token, cached);
-    }
-    this.recordUse(cached);
-    return cached.grant;
+      if (!row || row.revoked_at !== null) return false;
+      this.sql('UPDATE access_tokens SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), row.token_id);
+      this.tokens.clear();
+      return true;
+    });
   }
 
-  async setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
-    const result = this.sql('UPDATE accounts SET password_hash = ? WHERE id = ?').run(passwordHash, accountId);
-    if (result.changes === 0) throw new AccountError(`no account ${accountId}`);
+  revokeTokenById(tokenId: string): Promise<boolean> {
+    return this.call(() => {
+      const result = this.sql('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), tokenId);
+      this.tokens.clear();
+      return result.changes === 1;
+    });
   }
 
-  async passwordHash(accountId: string): Promise<string | null> {
-    const row = this.sql<[string], { password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?').get(accountId);
-    return row?.password_hash ?? null;
+  listTokens(accountId: string): Promise<readonly TokenRecord[]> {
+    return this.call(() => {
+      return this.sql<[string], TokenListRow>(
+        'SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE account_id = ? ORDER BY created_at, id',
+      )
+        .all(accountId)
+        .map(toTokenRecord);
+    });
+  }
+
+  authenticate(token: string): Promise<TokenGrant | null> {
+    return this.call(() => {
+      let cached = this.tokens.get(token);
+      if (!cached) {
+        const row = this.tokenRow(token);
+        if (!row || row.revoked_at !== null) return null;
+        const grant = { tokenId: row.token_id, account: toAccount(row), scopes: row.scopes.split(' ') };
+        cached = { grant, lastUsedMs: row.last_used_at === null ? 0 : Date.parse(row.last_used_at) };
+        this.tokens.remember(token, cached);
+      }
+      this.recordUse(cached);
+      return cached.grant;
+    });
+  }
+
+  setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
+    return this.call(() => {
+      const result = this.sql('UPDATE accounts SET password_hash = ? WHERE id = ?').run(passwordHash, accountId);
+      if (result.changes === 0) throw new AccountError(`no account ${accountId}`);
+    });
+  }
+
+  passwordHash(accountId: string): Promise<string | null> {
+    return this.call(() => {
+      const row = this.sql<[string], { password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?').get(accountId);
+      return row?.password_hash ?? null;
+    });
   }
 
   /** Journal mode and sync level of the open connection, as SQLite reports them. */
@@ -163,12 +187,24 @@ export class SqliteAccountStore implements AccountStore {
     this.db.close();
   }
 
-  /** Written only when the stored time is older than the precision, so a busy token costs one write a minute. */
+  /**
+   * Written only when the stored time is older than the precision, so a busy token costs one write a
+   * minute. Bookkeeping: a write that fails (a full disk, a lock held elsewhere) fails no request, and
+   * is tried again at the token's next use.
+   */
   private recordUse(cached: CachedGrant): void {
     const now = Date.now();
     if (now - cached.lastUsedMs < LAST_USED_PRECISION_MS) return;
-    this.sql('UPDATE access_tokens SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), cached.grant.tokenId);
-    cached.lastUsedMs = now;
+    try {
+      this.sql('UPDATE access_tokens SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), cached.grant.tokenId);
+      cached.lastUsedMs = now;
+    } catch {
+      // Nothing to do: the last use stays as it was.
+    }
+  }
+
+  private call<T>(work: () => T): Promise<T> {
+    return sharedStoreCall('accounts', work);
   }
 
   /** The row of a well-formed token whose secret matches; null for anything else. */

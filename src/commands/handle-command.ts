@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ConcurrencyError, type EventStore, type ExpectedRevision, type RecordedEvent } from '../events/event-store.ts';
 import { ConflictError } from './errors.ts';
 import type { StreamStateCache } from './stream-state-cache.ts';
+import { KeyedLock } from '../shared/keyed-lock.ts';
 
 export interface Decider<Command, State, Event> {
   // Function-valued members, not methods: pure functions with no `this`, passed around as values.
@@ -61,10 +62,33 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
 }
 
 /**
+ * Commands on one stream through one store take turns: while one waits for its append (in the store's
+ * next group commit), another on the same stream would read the same revision and lose the race. Races
+ * remain only between stores (other processes), and the retries below settle those.
+ */
+const turnsByStore = new WeakMap<EventStore, KeyedLock>();
+
+function turnsOf(store: EventStore): KeyedLock {
+  let turns = turnsByStore.get(store);
+  if (!turns) turnsByStore.set(store, (turns = new KeyedLock()));
+  return turns;
+}
+
+/**
  * Load -> fold -> decide -> append with the revision just read. A lost race re-runs the whole handler
  * on fresh state (decide is pure, so that is safe), so two concurrent writes never lose an update.
  */
-export async function handleCommand<Command, State, Event extends { type: string; data: unknown }>(
+export function handleCommand<Command, State, Event extends { type: string; data: unknown }>(
+  store: EventStore,
+  decider: Decider<Command, State, Event>,
+  streamName: string,
+  command: Command,
+  options: HandleOptions<State, Event>,
+): Promise<CommandOutcome<State, Event>> {
+  return turnsOf(store).run(streamName, () => decideAndAppend(store, decider, streamName, command, options));
+}
+
+async function decideAndAppend<Command, State, Event extends { type: string; data: unknown }>(
   store: EventStore,
   decider: Decider<Command, State, Event>,
   streamName: string,

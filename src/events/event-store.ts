@@ -56,6 +56,11 @@ export interface EventStore {
    * store. It is a hint to read again, not a delivery; returns a function that stops listening.
    */
   onAppend(listener: () => void): () => void;
+  /**
+   * Optional: why appends fail now (a full disk, a lock held elsewhere), or null when they work, judged
+   * from the last append and, after a failure, a small probe write. For /health.
+   */
+  writeProblem?(): Promise<string | null>;
   close(): Promise<void>;
 }
 

@@ -22,3 +22,25 @@ export function fromColumns(row: unknown[]): RecordedEvent {
     recordedAt,
   };
 }
+
+export interface EventRow {
+  position: number | bigint;
+  event_id: string;
+  stream: string;
+  revision: number | bigint;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+export const toRecorded = (row: EventRow): RecordedEvent => ({
+  eventId: row.event_id,
+  streamName: row.stream,
+  revision: BigInt(row.revision),
+  position: BigInt(row.position),
+  type: row.type,
+  data: JSON.parse(row.data) as unknown,
+  metadata: JSON.parse(row.metadata) as unknown,
+  recordedAt: row.recorded_at,
+});

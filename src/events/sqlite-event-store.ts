@@ -1,15 +1,17 @@
 import { join } from 'node:path';
-import { v7 as uuidv7 } from 'uuid';
+import { isSqliteUnavailable, MAIN_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
-import { EVENT_COLUMNS, fromColumns } from './sqlite-event-rows.ts';
+import { EVENT_COLUMNS, fromColumns, toRecorded, type EventRow } from './sqlite-event-rows.ts';
 import { GroupCommit, type Outcome } from './group-commit.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
-import { replayedAppend, type StoredEventId } from './sqlite-replayed-append.ts';
+import { SqliteWriter } from './sqlite-writer.ts';
+import { encode, toError, type EncodedAppend, type WriterReply } from './sqlite-writer-protocol.ts';
 import {
   ConcurrencyError,
+  EventStoreUnavailableError,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -19,69 +21,25 @@ import {
   type RecordedEvent,
 } from './event-store.ts';
 
-interface EventRow {
-  position: number | bigint;
-  event_id: string;
-  stream: string;
-  revision: number | bigint;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
-
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  eventId: row.event_id,
-  streamName: row.stream,
-  revision: BigInt(row.revision),
-  position: BigInt(row.position),
-  type: row.type,
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as unknown,
-  recordedAt: row.recorded_at,
-});
-
-interface PendingAppend {
-  readonly streamName: string;
-  readonly events: readonly NewEvent[];
-  readonly expected: ExpectedRevision;
-}
-
-/**
- * Runs one append of a group; a revision that another writer took in the meantime is a conflict, unless
- * `replayed` finds the append already stored (the same command retried): then it answers as the first did.
- */
-function attempt(append: () => AppendResult, pending: PendingAppend, replayed: (pending: PendingAppend) => AppendResult | null): Outcome<AppendResult> {
-  const { streamName, expected } = pending;
+/** Reads on the main connection: a busy file is retried without blocking, then reported as unavailable. */
+async function reading<T>(call: () => T): Promise<T> {
   try {
-    return { ok: true, value: append() };
+    return await retryWhileBusy(call);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const conflict = error instanceof ConcurrencyError || code === 'SQLITE_CONSTRAINT_UNIQUE';
-    const earlier = conflict ? replayed(pending) : null;
-    if (earlier) return { ok: true, value: earlier };
-    // Two writers that passed the check cannot both insert the same revision.
-    if (code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, error: new ConcurrencyError(streamName, expected, 'no_stream') };
-    // A failure of the file itself (I/O, full disk, busy) fails the whole group; anything else only this append.
-    if (typeof code === 'string' && code.startsWith('SQLITE_') && !code.startsWith('SQLITE_CONSTRAINT')) throw error;
-    return { ok: false, error };
+    if (isSqliteUnavailable(error)) throw new EventStoreUnavailableError(`event store (SQLite): ${(error as Error).message}`, { cause: error });
+    if (error instanceof TypeError && /database connection is not open/.test(error.message)) {
+      throw new EventStoreUnavailableError('event store (SQLite): the store is closed', { cause: error });
+    }
+    throw error;
   }
-}
-
-function check(streamName: string, expected: ExpectedRevision, current: bigint | null): void {
-  const actual = current ?? 'no_stream';
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && current === null) ||
-    (expected === 'stream_exists' && current !== null) ||
-    (typeof expected === 'bigint' && current === expected);
-  if (!ok) throw new ConcurrencyError(streamName, expected, actual);
 }
 
 /**
  * Embedded event store: one SQLite table, `UNIQUE(stream, revision)` as the last line of defence for
  * optimistic concurrency, and `BEGIN IMMEDIATE` so the check and the insert are one atomic step even
- * against another process. WAL with FULL sync makes an acknowledged append durable.
+ * against another process. WAL with FULL sync makes an acknowledged append durable. Appends run in a
+ * writer thread (sqlite-append.ts), so a lock held elsewhere or a slow fsync never stalls the event
+ * loop; reads use a connection of the main thread, which WAL lets read while another one writes.
  */
 export class SqliteEventStore implements EventStore, AccountStreams {
   private readonly db: SqliteDatabase;
@@ -89,55 +47,22 @@ export class SqliteEventStore implements EventStore, AccountStreams {
   private readonly listeners = new Set<() => void>();
   private stopWatching: (() => void) | undefined;
   private dataVersion = 0;
-  private readonly appends: GroupCommit<PendingAppend, AppendResult>;
+  private readonly writer: SqliteWriter;
+  private readonly appends: GroupCommit<EncodedAppend, AppendResult>;
   private committed = 0;
+  private closed = false;
+  /** Why the last group of appends failed as unavailable; null once one commits again. */
+  private writeFailure: string | null = null;
 
   constructor(private readonly path: string) {
+    // Creates the file and brings its schema up to date before the writer thread opens it.
     this.db = openSqlite(path, eventsSchema);
-    // Each append in a group is a savepoint, whose undo pages SQLite otherwise spills to a temporary file
-    // past 64 KiB: a group of a few dozen appends wrote hundreds of kilobytes there per commit.
-    this.db.pragma('temp_store = MEMORY');
+    this.db.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_TIMEOUT_MS}`);
     this.sql = statementCache(this.db);
-    const currentRevision = this.sql<[string], { revision: number | bigint | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
-    const insert = this.sql(
-      `INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    // Event ids are UUIDv7, ordered by time: their unique index then grows at one end, where random ids put
-    // every append of a group on a page of its own, written to the log and checkpointed again.
-    // Nested in the group's transaction, each append is a savepoint: one that fails leaves no trace.
-    const appendOne = this.db.transaction(({ streamName, events, expected }: PendingAppend): AppendResult => {
-      const found = currentRevision.get(streamName)?.revision;
-      const current = found === null || found === undefined ? null : BigInt(found);
-      check(streamName, expected, current);
-      let revision = current ?? -1n;
-      let position = 0n;
-      const recordedAt = new Date().toISOString();
-      for (const event of events) {
-        revision += 1n;
-        const result = insert.run(
-          event.id ?? uuidv7(),
-          streamName,
-          revision,
-          event.type,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata ?? {}),
-          recordedAt,
-        );
-        position = BigInt(result.lastInsertRowid);
-      }
-      return { nextRevision: revision, position };
-    });
-    const byId = this.sql<[string], StoredEventId>('SELECT stream, revision, position FROM events WHERE event_id = ?');
-    const replayed = ({ streamName, events, expected }: PendingAppend) => replayedAppend((id) => byId.get(id), streamName, events, expected);
-    const appendGroup = this.db.transaction((group: readonly PendingAppend[]) => group.map((pending) => attempt(() => appendOne(pending), pending, replayed)));
+    this.writer = new SqliteWriter(path);
     this.appends = new GroupCommit(
-      (group) => {
-        const outcomes = appendGroup.immediate(group);
-        this.committed += 1;
-        return outcomes;
-      },
-      () => this.notify(),
+      (group) => this.commitGroup(group),
+      () => this.afterOwnCommit(),
     );
   }
 
@@ -152,25 +77,27 @@ export class SqliteEventStore implements EventStore, AccountStreams {
    */
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
-    if (!this.db.open) throw new TypeError('The database connection is not open');
-    return this.appends.submit({ streamName, events, expected });
+    if (this.closed) throw new TypeError('The database connection is not open');
+    return this.appends.submit({ streamName, events: events.map(encode), expected });
   }
 
   async readStream(streamName: string, { after = -1n }: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
-    return this.sql<[string, bigint], EventRow>('SELECT * FROM events WHERE stream = ? AND revision > ? ORDER BY revision')
-      .all(streamName, after)
-      .map(toRecorded);
+    return reading(() =>
+      this.sql<[string, bigint], EventRow>('SELECT * FROM events WHERE stream = ? AND revision > ? ORDER BY revision').all(streamName, after).map(toRecorded),
+    );
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
-    return this.sql<[bigint, number], unknown[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
-      .raw(true)
-      .all(after ?? 0n, limit)
-      .map(fromColumns);
+    return reading(() =>
+      this.sql<[bigint, number], unknown[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
+        .raw(true)
+        .all(after ?? 0n, limit)
+        .map(fromColumns),
+    );
   }
 
   async readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
-    return this.sql<[string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId).map(fromColumns);
+    return reading(() => this.sql<[string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId).map(fromColumns));
   }
 
   onAppend(listener: () => void): () => void {
@@ -187,15 +114,65 @@ export class SqliteEventStore implements EventStore, AccountStreams {
     return this.committed;
   }
 
-  /** Journal mode and sync level of the open connection, as SQLite reports them. */
+  /**
+   * Null while appends work; after a group failed as unavailable, the answer of a probe write, which
+   * clears the failure when it goes through (the disk has room again, the lock was released).
+   */
+  async writeProblem(): Promise<string | null> {
+    if (this.writeFailure === null || this.closed) return null;
+    const reply = await this.writer.request({ kind: 'probe' });
+    if (reply.kind === 'probed' && reply.failure === null) this.writeFailure = null;
+    else if (reply.kind === 'probed' || reply.kind === 'failed') this.writeFailure = reply.failure!.message;
+    return this.writeFailure;
+  }
+
+  /**
+   * Journal mode and sync level, as SQLite reports them for the main connection; the writer thread opens
+   * the file with the same settings (openSqlite).
+   */
   durability(): ConnectionDurability {
     return durabilityOf(this.db);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.stopPolling();
     this.listeners.clear();
+    // Appends already made are answered first: the writer takes requests in order.
+    await this.writer.close();
     if (this.db.open) this.db.close();
+  }
+
+  private async commitGroup(group: readonly EncodedAppend[]): Promise<readonly Outcome<AppendResult>[]> {
+    const reply: WriterReply = await this.writer.request({ kind: 'append', appends: group }).catch((error: unknown) => {
+      this.writeFailure = (error as Error).message;
+      throw error;
+    });
+    if (reply.kind !== 'appended') {
+      const failure = reply.kind === 'failed' ? reply.failure : { kind: 'failed' as const, message: `unexpected reply ${reply.kind}`, code: null };
+      if (failure.kind === 'unavailable') this.writeFailure = failure.message;
+      throw toError(failure);
+    }
+    this.committed += 1;
+    this.writeFailure = null;
+    return reply.outcomes.map((outcome, i): Outcome<AppendResult> => {
+      if (outcome.ok) return { ok: true, value: { nextRevision: outcome.nextRevision, position: outcome.position } };
+      const { streamName } = group[i]!;
+      if ('conflict' in outcome) return { ok: false, error: new ConcurrencyError(streamName, outcome.conflict.expected, outcome.conflict.actual) };
+      return { ok: false, error: toError(outcome.failure) };
+    });
+  }
+
+  /**
+   * The writer thread is another connection to this one, so its commits also move `data_version`: when
+   * the file watch has already seen the version that includes this commit, listeners were told after it.
+   */
+  private afterOwnCommit(): void {
+    if (!this.stopWatching || !this.db.open) return this.notify();
+    const version = this.readDataVersion();
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    this.notify();
   }
 
   private notify(): void {

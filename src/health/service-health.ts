@@ -2,15 +2,19 @@ import type { AccountStore } from '../accounts/account-store.ts';
 import type { EventStore } from '../events/event-store.ts';
 import type { ProjectionSnapshot, ProjectionSource } from '../metrics/projection-metrics.ts';
 import type { Notifier, NotifierState } from '../notifications/notifier.ts';
+import type { AnnouncedPositions } from '../projections/stores/announced-positions.ts';
 import { FILTERS_PROJECTION } from '../projections/runtime/filter-projector.ts';
 import { FILTERS_LEASE, type LeasedProjector } from '../projections/runtime/leased-projector.ts';
 import type { StaleWrites } from '../projections/runtime/stale-writes.ts';
 import type { ReadStore } from '../projections/stores/read-store.ts';
 import type { LeaseHolder, Leases } from '../shared/leases.ts';
+import { announcementReports, isDegraded, type AnnouncementReport } from './announcement-health.ts';
 
 /** Each reason /health can give for answering 503, with what an operator needs to act on it. */
 export type HealthProblem =
   | { readonly reason: 'event_store_unreachable'; readonly error: string }
+  /** Reads work but appends fail: a full or read-only disk, I/O errors, a write lock held elsewhere. */
+  | { readonly reason: 'event_store_unwritable'; readonly error: string }
   | { readonly reason: 'read_store_unreachable'; readonly error: string }
   | { readonly reason: 'account_store_unreachable'; readonly error: string }
   | {
@@ -26,15 +30,16 @@ export type HealthProblem =
   | { readonly reason: 'write_not_visible'; readonly position: string; readonly answeredAt: string };
 
 export interface HealthReport {
-  readonly status: 'ok' | 'unavailable';
+  /** `degraded` (still 200): a transport for announcements is away; they wait in the log meanwhile. */
+  readonly status: 'ok' | 'degraded' | 'unavailable';
   readonly problems: readonly HealthProblem[];
   readonly eventStore: 'up' | 'down';
   readonly readStore: 'up' | 'down';
   /** In processes that authenticate requests (not the projector): accounts and tokens. */
   readonly accountStore?: 'up' | 'down';
   readonly nats: NotifierState;
-  /** With NATS: accounts whose filters_changed waits for it to come back. */
-  readonly natsWaiting?: number;
+  /** Each transport (NATS, Redis) with its state and what waits to be announced on it. */
+  readonly announcements: readonly AnnouncementReport[];
   readonly projection: {
     readonly checkpoint: string | null;
     readonly lagSeconds: number | null;
@@ -50,7 +55,7 @@ export interface HealthReport {
 
 export interface HealthDeps {
   readonly events: EventStore;
-  readonly reads: ReadStore & Pick<Leases, 'leaseHolder'>;
+  readonly reads: ReadStore & Pick<Leases, 'leaseHolder'> & AnnouncedPositions;
   readonly notifier: Notifier;
   /** Accounts and tokens, in processes that authenticate requests: every API request needs them. */
   readonly accounts?: Pick<AccountStore, 'findAccount'>;
@@ -110,10 +115,11 @@ export class ServiceHealth implements ProjectionSource {
     const { events, reads, projector, staleWrites } = this.deps;
     const timeout = this.deps.probeTimeoutMs ?? 2000;
     const accounts = this.deps.accounts;
-    const [checkpoint, lease, parked, accountStore] = await Promise.all([
+    const [checkpoint, lease, parked, writes, accountStore] = await Promise.all([
       settle(reads.checkpoint(FILTERS_PROJECTION), timeout),
       settle(reads.leaseHolder(FILTERS_LEASE), timeout),
       settle(reads.parkedEvents(FILTERS_PROJECTION), timeout),
+      settle(events.writeProblem?.() ?? Promise.resolve(null), timeout),
       // One indexed look-up of an id no account has: proves the store answers, costs next to nothing.
       accounts ? settle(accounts.findAccount('0'), timeout) : null,
     ]);
@@ -126,6 +132,8 @@ export class ServiceHealth implements ProjectionSource {
 
     const problems: HealthProblem[] = [];
     if (!next.ok) problems.push({ reason: 'event_store_unreachable', error: next.error });
+    const unwritable = writes.ok ? writes.value : writes.error;
+    if (next.ok && unwritable !== null) problems.push({ reason: 'event_store_unwritable', error: unwritable });
     if (!checkpoint.ok) problems.push({ reason: 'read_store_unreachable', error: checkpoint.error });
     if (accountStore && !accountStore.ok) problems.push({ reason: 'account_store_unreachable', error: accountStore.error });
     const failure = projector?.failure;
@@ -137,15 +145,16 @@ export class ServiceHealth implements ProjectionSource {
     }
     const stale = checkpoint.ok ? staleWrites.outstanding(checkpoint.value) : null;
     if (stale) problems.push({ reason: 'write_not_visible', ...stale });
+    const announcements = await announcementReports(this.deps.notifier, projector?.announcers ?? [], reads, events);
 
     return {
-      status: problems.length === 0 ? 'ok' : 'unavailable',
+      status: problems.length > 0 ? 'unavailable' : announcements.some(isDegraded) ? 'degraded' : 'ok',
       problems,
-      eventStore: next.ok ? 'up' : 'down',
+      eventStore: next.ok && unwritable === null ? 'up' : 'down',
       readStore: checkpoint.ok ? 'up' : 'down',
       ...(accountStore ? { accountStore: accountStore.ok ? ('up' as const) : ('down' as const) } : {}),
       nats: this.deps.notifier.state?.() ?? 'off',
-      ...(this.deps.notifier.waiting ? { natsWaiting: this.deps.notifier.waiting() } : {}),
+      announcements,
       projection: {
         checkpoint: checkpoint.ok ? (checkpoint.value?.toString() ?? null) : null,
         lagSeconds,

@@ -17,17 +17,18 @@ function answer(ctx: Context, ok: boolean, body: unknown): void {
 }
 
 /**
- * GET /health: 200 `{"status":"ok",...}` when the service works, 503 `{"status":"unavailable",
+ * GET /health: 200 `{"status":"ok",...}` when the service works (`degraded`, still 200, while a transport
+ * for announcements is away: they wait in the log), 503 `{"status":"unavailable",
  * "problems":[{"reason":...}],...}` saying what does not. GET /health/live: the process answers (a
  * liveness probe; it asks no store, so only a process that cannot answer HTTP is restarted). GET
- * /health/ready: the stores it serves from answer (a readiness probe). GET /metrics answers whatever the
- * stores do.
+ * /health/ready: the stores it serves from answer (a readiness probe; `degraded` is ready). GET /metrics
+ * answers whatever the stores do.
  */
 export function healthRoutes(health: HealthSource): Router {
   const router = new Router();
   router.get('/health', async (ctx: Context) => {
     const report = await health.report();
-    answer(ctx, report.status === 'ok', report);
+    answer(ctx, report.status !== 'unavailable', report);
   });
   router.get('/health/live', (ctx: Context) => answer(ctx, true, { status: 'live' }));
   router.get('/health/ready', async (ctx: Context) => {

@@ -1,6 +1,7 @@
-import { CompiledFilters, type MatchableFilter } from './compiled-filters.ts';
+import { CompiledFilters, type MatchableFilter, type MatchOptions } from './compiled-filters.ts';
 import type { FilterResult } from './filter-result.ts';
 import type { MatchRequest, MatchResponse } from './match-request.ts';
+import { runInSlices, type Steps } from './paced-steps.ts';
 
 /** Where an account's filters come from: the v2 read model (ReadStore) has these two queries. */
 export interface FilterSource {
@@ -12,6 +13,12 @@ export interface FilterSource {
 export interface AccountMatchersOptions {
   /** What the cached matchers may hold in all, in CompiledFilters.size units (4 bytes each). */
   readonly maxSize?: number;
+  /**
+   * The most one account's matcher may hold and still be cached: a larger one is used for its request
+   * and dropped, so that it never pushes out more than this share of the other accounts' matchers.
+   * Default: a quarter of maxSize, more than the largest matcher the filter limits allow (about 7 MiB).
+   */
+  readonly maxEntrySize?: number;
   readonly now?: () => number;
 }
 
@@ -21,19 +28,25 @@ interface Entry {
 }
 
 const DEFAULT_MAX_SIZE = 16 * 1024 * 1024;
+/** A request's statuses are matched in slices of about this long, with a turn of the event loop between (a
+ * status's scan can be cut too, so no content holds the loop for longer). */
+const MATCH_SLICE_MS = 8;
 
 /**
  * Each account's filters compiled once and kept while they do not change. Every request first reads
  * the account's filters version from the read model (one indexed query) and recompiles when it differs
  * from the cached one. So a match asked for after a write's response uses that write, whichever process
  * handled the write: writes answer only once the read model has them. Least recently used matchers are
- * dropped first once the cache is full.
+ * dropped first once the cache is full. Matchers are compiled in slices of a few milliseconds and a
+ * request's statuses matched in slices too, so one large filter set or one large request does not hold
+ * up other requests.
  */
 export class AccountMatchers {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<Entry>>();
   private size = 0;
   private readonly maxSize: number;
+  private readonly maxEntrySize: number;
   private readonly now: () => number;
 
   constructor(
@@ -41,6 +54,7 @@ export class AccountMatchers {
     options: AccountMatchersOptions = {},
   ) {
     this.maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
+    this.maxEntrySize = options.maxEntrySize ?? Math.floor(this.maxSize / 4);
     this.now = options.now ?? Date.now;
   }
 
@@ -48,7 +62,7 @@ export class AccountMatchers {
     const matcher = await this.matcherFor(accountId);
     const options = { now: this.now(), context: request.context };
     const results: Record<string, readonly FilterResult[]> = {};
-    for (const status of request.statuses) results[status.id] = matcher.match(status, options);
+    await runInSlices(matchEach(matcher, request, options, results), MATCH_SLICE_MS);
     return { results };
   }
 
@@ -78,17 +92,22 @@ export class AccountMatchers {
   private async compile(accountId: string, version: string): Promise<Entry> {
     // Read after the version: the filters are at least as new as the version they are cached under.
     const filters = await this.source.listFilters(accountId);
-    const entry = { version, matcher: CompiledFilters.compile(filters, this.now()) };
-    this.store(accountId, entry);
+    const entry = { version, matcher: await CompiledFilters.compileInSlices(filters, this.now()) };
+    if (entry.matcher.size <= this.maxEntrySize) this.store(accountId, entry);
+    else this.forget(accountId);
     return entry;
   }
 
-  private store(accountId: string, entry: Entry): void {
+  private forget(accountId: string): void {
     const previous = this.entries.get(accountId);
     if (previous) {
       this.entries.delete(accountId);
       this.size -= previous.matcher.size;
     }
+  }
+
+  private store(accountId: string, entry: Entry): void {
+    this.forget(accountId);
     this.entries.set(accountId, entry);
     this.size += entry.matcher.size;
     for (const [oldest, old] of this.entries) {
@@ -96,5 +115,12 @@ export class AccountMatchers {
       this.entries.delete(oldest);
       this.size -= old.matcher.size;
     }
+  }
+}
+
+function* matchEach(matcher: CompiledFilters, request: MatchRequest, options: MatchOptions, results: Record<string, readonly FilterResult[]>): Steps<void> {
+  for (const status of request.statuses) {
+    results[status.id] = yield* matcher.matchSteps(status, options);
+    yield;
   }
 }

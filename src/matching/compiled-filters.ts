@@ -1,8 +1,10 @@
 import { foldString } from './case-folding.ts';
 import { filterResultFilterJson, type FilterResult, type FilterResultFilter } from './filter-result.ts';
 import { KeywordAutomaton } from './keyword-automaton.ts';
+import type { KeywordScan } from './keyword-scan.ts';
+import type { AutomatonKeyword } from './keyword-automaton-build.ts';
+import { runAtOnce, runInSlices, WORK_PER_STEP, type Steps } from './paced-steps.ts';
 import { searchableText, type MatchableStatus } from './searchable-text.ts';
-import { endsWithWordCharacter, isWordBoundary, startsWithWordCharacter } from './word-characters.ts';
 
 /** What matching needs of a filter; the v2 read model's FilterView has this shape. */
 export interface MatchableFilter {
@@ -25,20 +27,15 @@ interface CompiledFilter {
   readonly statusIds: ReadonlySet<string> | null;
 }
 
-interface CompiledKeyword {
-  readonly filter: number;
-  /** Position among its filter's keywords: at one start position the first keyword wins (Regexp.union). */
-  readonly order: number;
-  readonly boundaryBefore: boolean;
-  readonly boundaryAfter: boolean;
-}
-
 export interface MatchOptions {
   /** Keeps only the filters for this context; Mastodon itself applies every active filter. */
   readonly context?: string;
   /** Milliseconds since the epoch: filters that expired by then do not apply. */
   readonly now: number;
 }
+
+/** Work units (characters, output nodes looked at) between two yields of a scan. */
+const SCAN_BUDGET = 4 * WORK_PER_STEP;
 
 const isActive = (expiresAt: number, now: number) => expiresAt > now;
 
@@ -48,25 +45,26 @@ const isActive = (expiresAt: number, now: number) => expiresAt > now;
  * pass over the status's text, and each filter reports its first match as it appears in the text.
  */
 export class CompiledFilters {
-  private readonly firstStart: Int32Array;
-  private readonly firstOrder: Int32Array;
-  private readonly firstEnd: Int32Array;
-
   private constructor(
     private readonly filters: readonly CompiledFilter[],
-    private readonly keywords: readonly CompiledKeyword[],
+    private readonly keywordCount: number,
     private readonly automaton: KeywordAutomaton,
-  ) {
-    this.firstStart = new Int32Array(filters.length);
-    this.firstOrder = new Int32Array(filters.length);
-    this.firstEnd = new Int32Array(filters.length);
-  }
+  ) {}
 
   /**
    * Filters already expired at `now` are left out (time only moves on); the rest are checked again
    * at match time, so a filter that expires while compiled stops applying.
    */
   static compile(filters: readonly MatchableFilter[], now: number): CompiledFilters {
+    return runAtOnce(CompiledFilters.compileSteps(filters, now));
+  }
+
+  /** As compile, in slices of a few milliseconds: other requests are served while a large matcher is built. */
+  static compileInSlices(filters: readonly MatchableFilter[], now: number): Promise<CompiledFilters> {
+    return runInSlices(CompiledFilters.compileSteps(filters, now));
+  }
+
+  private static *compileSteps(filters: readonly MatchableFilter[], now: number): Steps<CompiledFilters> {
     const active = filters
       .map((filter) => ({ filter, expiresAt: filter.expiresAt === null ? Infinity : Date.parse(filter.expiresAt) }))
       .filter(({ filter, expiresAt }) => isActive(expiresAt, now) && (filter.keywords.length > 0 || filter.statuses.length > 0));
@@ -74,8 +72,8 @@ export class CompiledFilters {
     // each group is the database's); here each group is in creation (id) order.
     const ordered = [...active.filter((a) => a.filter.keywords.length > 0), ...active.filter((a) => a.filter.keywords.length === 0)];
     const compiled: CompiledFilter[] = [];
-    const keywords: CompiledKeyword[] = [];
-    const folded: number[][] = [];
+    const keywords: AutomatonKeyword[] = [];
+    let work = 0;
     for (const { filter, expiresAt } of ordered) {
       const index = compiled.length;
       compiled.push({
@@ -85,58 +83,62 @@ export class CompiledFilters {
         hasKeywords: filter.keywords.length > 0,
         statusIds: filter.statuses.length > 0 ? new Set(filter.statuses.map((s) => s.statusId)) : null,
       });
-      filter.keywords.forEach(({ keyword, wholeWord }, order) => {
-        keywords.push({
-          filter: index,
-          order,
-          boundaryBefore: wholeWord && startsWithWordCharacter(keyword),
-          boundaryAfter: wholeWord && endsWithWordCharacter(keyword),
-        });
-        folded.push(foldString(keyword));
-      });
+      for (let order = 0; order < filter.keywords.length; order++) {
+        const { keyword, wholeWord } = filter.keywords[order]!;
+        keywords.push({ folded: foldString(keyword), filter: index, order, wholeWord });
+        if ((work += keyword.length + 1) >= WORK_PER_STEP) {
+          work = 0;
+          yield;
+        }
+      }
+      if ((work += filter.statuses.length + 1) >= WORK_PER_STEP) {
+        work = 0;
+        yield;
+      }
     }
-    return new CompiledFilters(compiled, keywords, KeywordAutomaton.build(folded));
+    const automaton = yield* KeywordAutomaton.build(keywords, compiled.length);
+    return new CompiledFilters(compiled, keywords.length, automaton);
   }
 
   /** Roughly what this matcher holds in memory, in 4-byte units: the cache's measure. */
   get size(): number {
-    return this.automaton.size + this.keywords.length * 8 + this.filters.length * 32;
+    return this.automaton.size + this.keywordCount * 2 + this.filters.length * 32;
   }
 
   /** The FilterResults of one status, in filter order; empty when no filter applies. */
   match(status: MatchableStatus, options: MatchOptions): FilterResult[] {
+    if (this.filters.length === 0) return [];
+    const text = this.keywordCount > 0 ? searchableText(status) : '';
+    const scan = text !== '' ? this.automaton.startScan(text) : null;
+    scan?.advance(Infinity);
+    return this.results(status, options, text, scan);
+  }
+
+  /** As match, yielding every SCAN_BUDGET units of work (see KeywordScan). */
+  *matchSteps(status: MatchableStatus, options: MatchOptions): Steps<FilterResult[]> {
+    if (this.filters.length === 0) return [];
+    const text = this.keywordCount > 0 ? searchableText(status) : '';
+    const scan = text !== '' ? this.automaton.startScan(text) : null;
+    if (scan) while (!scan.advance(SCAN_BUDGET)) yield;
+    return this.results(status, options, text, scan);
+  }
+
+  /** The results from a finished scan of the status's text (null: no keywords), which goes back to the automaton. */
+  private results(status: MatchableStatus, options: MatchOptions, text: string, scan: KeywordScan | null): FilterResult[] {
     const { filters } = this;
     const results: FilterResult[] = [];
-    if (filters.length === 0) return results;
-    const text = this.keywords.length > 0 ? searchableText(status) : '';
-    if (text !== '') this.findFirstMatches(text);
     for (let f = 0; f < filters.length; f++) {
       const filter = filters[f]!;
       if (!isActive(filter.expiresAt, options.now)) continue;
       if (options.context !== undefined && !filter.context.includes(options.context)) continue;
-      const keywordMatches = filter.hasKeywords && text !== '' && this.firstStart[f]! >= 0 ? [text.slice(this.firstStart[f], this.firstEnd[f])] : null;
+      const start = scan ? scan.matchStart[f]! : -1;
+      const keywordMatches = filter.hasKeywords && start >= 0 ? [text.slice(start, scan!.matchEnd[f])] : null;
       const statusMatches = filter.statusIds ? statusRuleMatches(filter.statusIds, status) : null;
       if (keywordMatches === null && (statusMatches === null || statusMatches.length === 0)) continue;
       results.push({ filter: filter.json, keyword_matches: keywordMatches, status_matches: statusMatches });
     }
+    if (scan) this.automaton.release(scan);
     return results;
-  }
-
-  /** Leaves, per filter, the leftmost match (first keyword at a tie) in firstStart/firstEnd, or -1. */
-  private findFirstMatches(text: string): void {
-    const { firstStart, firstOrder, firstEnd, keywords } = this;
-    firstStart.fill(-1);
-    this.automaton.scan(text, (index, start, end) => {
-      const keyword = keywords[index]!;
-      const f = keyword.filter;
-      const best = firstStart[f]!;
-      if (best >= 0 && (best < start || (best === start && firstOrder[f]! < keyword.order))) return;
-      if (keyword.boundaryBefore && !isWordBoundary(text, start)) return;
-      if (keyword.boundaryAfter && !isWordBoundary(text, end)) return;
-      firstStart[f] = start;
-      firstOrder[f] = keyword.order;
-      firstEnd[f] = end;
-    });
   }
 }
 

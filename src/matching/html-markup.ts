@@ -36,14 +36,19 @@ function endOfBogusComment(html: string, from: number): number {
   return close < 0 ? UNFINISHED : close + 1;
 }
 
+/**
+ * A comment ends at the first `-->` or `--!>` (the HTML5 comment states reduce to that). Both are looked
+ * for in one forward pass from the last `--` seen, so a run of comments costs its length in all.
+ */
 function endOfComment(html: string, from: number): number {
   if (html.startsWith('>', from)) return from + 1; // `<!-->`
   if (html.startsWith('->', from)) return from + 2; // `<!--->`
-  const dashes = html.indexOf('-->', from);
-  const bang = html.indexOf('--!>', from);
-  if (dashes < 0 && bang < 0) return UNFINISHED;
-  if (bang < 0 || (dashes >= 0 && dashes < bang)) return dashes + 3;
-  return bang + 4;
+  for (let dashes = html.indexOf('--', from); dashes >= 0; dashes = html.indexOf('--', dashes + 1)) {
+    const after = html.charCodeAt(dashes + 2);
+    if (after === 0x3e /* > */) return dashes + 3;
+    if (after === 0x21 /* ! */ && html.charCodeAt(dashes + 3) === 0x3e) return dashes + 4;
+  }
+  return UNFINISHED;
 }
 
 const enum TagState {

@@ -12,6 +12,7 @@ export function countedEventStore(store: EventStore): EventStore {
     readStream: (streamName, options) => store.readStream(streamName, options),
     readAll: (options) => store.readAll(options),
     onAppend: (listener) => store.onAppend(listener),
+    ...(store.writeProblem ? { writeProblem: () => store.writeProblem!() } : {}),
     close: () => store.close(),
   };
 }

@@ -31,7 +31,7 @@ export const eventsAppended = new Counter({
 
 export const natsPublishFailures = new Counter({
   name: 'nats_publish_failures_total',
-  help: 'filters_changed announcements that could not be published (publish refused, or still waiting for NATS at shutdown)',
+  help: 'Announcer steps on NATS that failed (NATS away or refusing); the announcements wait in the log and go out later',
   registers: [registry],
 });
 
@@ -41,16 +41,9 @@ export const redisPublishFailures = new Counter({
   registers: [registry],
 });
 
-export const natsAnnouncementsDelayed = new Counter({
-  name: 'nats_announcements_delayed_total',
-  help: 'filters_changed announcements that could not go out at once because NATS was away; they are published when it is back',
-  registers: [registry],
-});
-
 /** What the NATS gauges read at each scrape. */
 export interface NatsSource {
   state?(): string;
-  waiting?(): number;
 }
 
 let nats: NatsSource | null = null;
@@ -72,14 +65,6 @@ export function watchNats(watched: NatsSource): () => void {
       registers: [registry],
       collect() {
         if (nats) this.set(nats.state?.() === 'connected' ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'nats_announcements_waiting',
-      help: 'Accounts whose filters_changed waits for NATS to come back',
-      registers: [registry],
-      collect() {
-        if (nats) this.set(nats.waiting?.() ?? 0);
       },
     });
   }

@@ -1,11 +1,11 @@
-import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
-import { recordMatch } from '../metrics/operator-metrics.ts';
-import { describeNats, natsConnectionOptions, type NatsSettings } from './nats-connection-options.ts';
+import type { Msg, NatsConnection, Subscription } from 'nats';
 import type { AccountMatchers } from '../matching/account-matchers.ts';
+import { recordMatch } from '../metrics/operator-metrics.ts';
 import { BadMatchRequest, checkedMatchRequest } from '../matching/match-request.ts';
 import { isId } from '../shared/ids.ts';
 import { silentLogger, type Logger } from '../shared/logger.ts';
-import { NotifierUnavailableError } from './nats-notifier.ts';
+import type { NatsSettings } from './nats-connection-options.ts';
+import { natsLink, type NatsLink } from './nats-connection.ts';
 
 /** Requests for account 123 go to `filters.match.123` (NATS_MATCH_SUBJECT sets the part before the id). */
 export const DEFAULT_MATCH_SUBJECT = 'filters.match';
@@ -20,42 +20,48 @@ export const MATCH_QUEUE_GROUP = 'content-filters-match';
 export class NatsMatchResponder {
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
-  private readonly subscription: Subscription;
+  private subscription: Subscription | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly prefix: string;
 
   private constructor(
-    private readonly connection: NatsConnection,
+    private readonly link: NatsLink,
     private readonly matchers: AccountMatchers,
     private readonly logger: Logger,
-    subject: string,
+    private readonly subject: string,
   ) {
     this.prefix = `${subject}.`;
-    this.subscription = connection.subscribe(`${subject}.*`, {
-      queue: MATCH_QUEUE_GROUP,
-      callback: (error, msg) => {
-        if (error) this.logger.warn({ err: error }, 'filter match subscription error');
-        else this.track(this.answer(msg));
-      },
-    });
   }
 
+  /**
+   * Subscribes once NATS is reached: at once when it answers now (requests sent after start() reach the
+   * responder then), later otherwise, so the service starts without NATS. nats.js renews the
+   * subscription on every reconnect by itself.
+   */
   static async start(
     settings: NatsSettings | string,
     matchers: AccountMatchers,
     logger: Logger = silentLogger,
     subject = DEFAULT_MATCH_SUBJECT,
   ): Promise<NatsMatchResponder> {
-    let connection: NatsConnection;
-    try {
-      connection = await connect({ ...natsConnectionOptions(settings), name: 'content-filters-match', maxReconnectAttempts: -1 });
-    } catch (error) {
-      throw new NotifierUnavailableError(`cannot reach NATS at ${describeNats(settings)}: ${(error as Error).message}`);
-    }
-    const responder = new NatsMatchResponder(connection, matchers, logger, subject);
+    const link = natsLink(settings, { name: 'content-filters-match', logger: logger.child({ component: 'nats-match' }) });
+    const responder = new NatsMatchResponder(link, matchers, logger, subject);
+    link.onConnected((connection) => responder.subscribe(connection));
+    await link.firstAttempt;
     // The subscription is registered with the server once this returns: requests sent after start() reach it.
-    await connection.flush();
+    await link.connection?.flush().catch(() => {});
     return responder;
+  }
+
+  private subscribe(connection: NatsConnection): void {
+    if (this.subscription) return;
+    this.subscription = connection.subscribe(`${this.subject}.*`, {
+      queue: MATCH_QUEUE_GROUP,
+      callback: (error, msg) => {
+        if (error) this.logger.warn({ err: error }, 'filter match subscription error');
+        else this.track(this.answer(msg));
+      },
+    });
   }
 
   private track(answering: Promise<void>): void {
@@ -106,9 +112,8 @@ export class NatsMatchResponder {
 
   /** Stops taking requests and lets the ones in flight finish. */
   async close(): Promise<void> {
-    if (this.connection.isClosed()) return;
-    await this.subscription.drain();
+    if (this.subscription && this.link.state() === 'connected') await this.subscription.drain().catch(() => {});
     await Promise.all(this.inFlight);
-    await this.connection.drain();
+    await this.link.close();
   }
 }

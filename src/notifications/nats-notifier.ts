@@ -1,155 +1,138 @@
-import { connect, Events, type NatsConnection } from 'nats';
-import { describeNats, natsConnectionOptions, type NatsSettings } from './nats-connection-options.ts';
-import type { Logger } from '../shared/logger.ts';
-import { FILTERS_CHANGED, timelineSubject, type Notifier, type NotifierState } from './notifier.ts';
+import { headers, type JetStreamClient, type NatsConnection, type StreamInfo } from 'nats';
+import { silentLogger, type Logger } from '../shared/logger.ts';
+import type { NatsLink } from './nats-connection.ts';
+import {
+  FILTERS_CHANGED,
+  MESSAGE_ID_HEADER,
+  NotifierUnavailableError,
+  POSITION_HEADER,
+  timelineSubject,
+  type Announcement,
+  type Notifier,
+  type NotifierState,
+  type PublishOutcome,
+} from './notifier.ts';
+import { checkTimelineStream, type TimelineStreamSettings } from './timeline-stream.ts';
 
-export class NotifierUnavailableError extends Error {
-  override readonly name = 'NotifierUnavailableError';
-}
+export { NotifierUnavailableError };
 
-export interface NatsNotifierOptions {
-  /** The connection name the NATS server shows. */
-  readonly name?: string;
-  readonly logger?: Logger;
-  /** Announcements that could not go out at once (NATS away, or sent but not confirmed before it went). */
-  readonly onDelayed?: (count: number) => void;
-  /** Announcements still waiting when the notifier closed: nobody will hear them. */
-  readonly onLost?: (count: number) => void;
-  /** Pause between reconnect attempts (the client's default is 2 s). */
-  readonly reconnectTimeWaitMs?: number;
-}
+/** `jetstream`: published through the stream; `core`: the server has no JetStream; `unknown`: not connected yet. */
+export type NatsDelivery = 'unknown' | 'jetstream' | 'core';
+
+const PUBLISH_TIMEOUT_MS = 5000;
+/** nats.js's code for a server without JetStream (ErrorCode.JetStreamNotEnabled). */
+const JETSTREAM_NOT_ENABLED = '503';
 
 /**
- * Publishes on core NATS and keeps what an outage would lose. nats.js drops whatever it buffered when it
- * dials again, and a message written to a socket that then breaks is gone too. So every announcement
- * stays "unconfirmed" until a flush (PING/PONG) proves the server has it; on a disconnect the unconfirmed
- * and everything announced meanwhile wait here, one per account (`filters_changed` only says "fetch
- * again"), and are published on reconnect. While the process lives an announcement is delivered at
- * least once; a process that stops during an outage loses what waits (counted by onLost).
+ * Announces on `timeline.<account_id>`. Where the server has JetStream, through a stream that captures
+ * `timeline.*` (created when absent, checked and left alone when present), with the commit's message id,
+ * so a re-publish inside the duplicate window is dropped and each change is in the stream once; core
+ * subscribers receive the same message. Without JetStream, a core publish confirmed by a flush. Either
+ * way `announce` resolves only once the server has the message.
  */
 export class NatsNotifier implements Notifier {
+  readonly channel = 'nats';
   private readonly encoder = new TextEncoder();
-  private connected = true;
-  private readonly waitingAccounts = new Set<string>();
-  private readonly unconfirmed = new Map<string, number>();
-  private sent = 0;
-  private confirming = false;
+  private delivery: NatsDelivery = 'unknown';
+  private preparing: Promise<void> | null = null;
+  private js: JetStreamClient | null = null;
+  private streamProblem: string | null = null;
+  private readonly logger: Logger;
+  private toldCore = false;
 
-  /** Over a connection the caller made and hands over (`connect` makes its own); `close` ends it. */
   constructor(
-    private readonly connection: NatsConnection,
-    private readonly options: NatsNotifierOptions = {},
+    private readonly link: NatsLink,
+    private readonly stream: TimelineStreamSettings,
+    logger: Logger = silentLogger,
   ) {
-    void this.watchConnection();
+    this.logger = logger;
+    link.onConnected((connection) => {
+      this.preparing = this.prepare(connection);
+      this.preparing.catch((error: unknown) => this.logger.warn({ err: error }, 'NATS reached, but the stream could not be set up; retrying'));
+    });
   }
 
-  static async connect(settings: NatsSettings | string, options: NatsNotifierOptions = {}): Promise<NatsNotifier> {
-    const base = natsConnectionOptions(settings);
+  async announce(announcement: Announcement): Promise<PublishOutcome> {
+    const connection = this.link.connection;
+    if (!connection || this.link.state() !== 'connected') throw new NotifierUnavailableError(`NATS is ${this.link.state()}`);
+    this.preparing ??= this.prepare(connection);
+    await this.preparing;
+    const subject = timelineSubject(announcement.accountId);
+    const payload = this.encoder.encode(FILTERS_CHANGED);
+    const h = headers();
+    h.set(MESSAGE_ID_HEADER, announcement.messageId);
+    h.set(POSITION_HEADER, announcement.position.toString());
     try {
-      const connection = await connect({
-        ...base,
-        name: options.name ?? 'content-filters',
-        maxReconnectAttempts: -1,
-        reconnectTimeWait: options.reconnectTimeWaitMs ?? 2000,
-      });
-      return new NatsNotifier(connection, options);
+      if (this.js) {
+        const ack = await this.js.publish(subject, payload, { msgID: announcement.messageId, headers: h, timeout: PUBLISH_TIMEOUT_MS });
+        return ack.duplicate ? 'duplicate' : 'published';
+      }
+      connection.publish(subject, payload, { headers: h });
+      await connection.flush();
+      return 'published';
     } catch (error) {
-      throw new NotifierUnavailableError(`cannot reach NATS at ${describeNats(settings)}: ${(error as Error).message}`);
+      // The stream may have been deleted, or JetStream switched on or off: look again before the retry.
+      this.preparing = null;
+      throw new NotifierUnavailableError(`NATS publish failed: ${(error as Error).message}`, { cause: error });
     }
-  }
-
-  async filtersChanged(accountId: string): Promise<void> {
-    if (this.connection.isClosed()) throw new NotifierUnavailableError('NATS connection is closed');
-    if (!this.connected) {
-      this.waitingAccounts.add(accountId);
-      this.options.onDelayed?.(1);
-      return;
-    }
-    this.send(accountId);
   }
 
   state(): NotifierState {
-    if (this.connection.isClosed()) return 'closed';
-    return this.connected ? 'connected' : 'reconnecting';
+    return this.link.state();
   }
 
-  waiting(): number {
-    return this.waitingAccounts.size;
+  details(): Record<string, unknown> {
+    return {
+      delivery: this.delivery,
+      stream: this.stream.name,
+      ...(this.streamProblem ? { streamProblem: this.streamProblem } : {}),
+    };
+  }
+
+  /** The stream's state, for /health and /metrics; null without JetStream or while NATS is away. */
+  async streamInfo(): Promise<StreamInfo | null> {
+    const connection = this.link.connection;
+    if (this.delivery !== 'jetstream' || !connection || this.link.state() !== 'connected') return null;
+    const jsm = await connection.jetstreamManager();
+    return jsm.streams.info(this.stream.name);
+  }
+
+  get mode(): NatsDelivery {
+    return this.delivery;
   }
 
   async close(): Promise<void> {
-    if (this.waitingAccounts.size > 0) {
-      this.options.onLost?.(this.waitingAccounts.size);
-      this.options.logger?.error({ lost: this.waitingAccounts.size }, 'NATS still unreachable at shutdown: waiting filters_changed announcements are lost');
-      this.waitingAccounts.clear();
-    }
-    if (this.connection.isClosed()) return;
-    // Draining a connection that is away would wait for it to come back.
-    if (this.connected) await this.connection.drain();
-    else await this.connection.close();
+    await this.link.close();
   }
 
-  private send(accountId: string): void {
+  /** On every (re)connect: JetStream or core, and the stream in place. */
+  private async prepare(connection: NatsConnection): Promise<void> {
+    let jsm;
     try {
-      this.connection.publish(timelineSubject(accountId), this.encoder.encode(FILTERS_CHANGED));
+      jsm = await connection.jetstreamManager();
     } catch (error) {
-      throw new NotifierUnavailableError(`NATS publish failed: ${(error as Error).message}`);
-    }
-    this.sent += 1;
-    this.unconfirmed.set(accountId, this.sent);
-    this.confirm();
-  }
-
-  /** One flush at a time; each confirms what was sent before it started. A failed one leaves them to the disconnect. */
-  private confirm(): void {
-    if (this.confirming) return;
-    this.confirming = true;
-    const upTo = this.sent;
-    this.connection.flush().then(
-      () => {
-        for (const [accountId, sequence] of this.unconfirmed) if (sequence <= upTo) this.unconfirmed.delete(accountId);
-        this.confirming = false;
-        if (this.unconfirmed.size > 0 && this.connected) this.confirm();
-      },
-      () => {
-        this.confirming = false;
-      },
-    );
-  }
-
-  private async watchConnection(): Promise<void> {
-    for await (const status of this.connection.status()) {
-      // For these two events the client's data is the server's address.
-      const server = typeof status.data === 'string' ? status.data : JSON.stringify(status.data);
-      if (status.type === Events.Disconnect) this.disconnected(server);
-      else if (status.type === Events.Reconnect) this.reconnected(server);
-    }
-  }
-
-  private disconnected(server: string): void {
-    this.connected = false;
-    const unsure = [...this.unconfirmed.keys()].filter((accountId) => !this.waitingAccounts.has(accountId));
-    for (const accountId of unsure) this.waitingAccounts.add(accountId);
-    this.unconfirmed.clear();
-    if (unsure.length > 0) this.options.onDelayed?.(unsure.length);
-    this.options.logger?.warn(
-      { event: 'nats_disconnected', server, unconfirmed: unsure.length },
-      'NATS disconnected: filters_changed announcements wait here until it is back',
-    );
-  }
-
-  private reconnected(server: string): void {
-    this.connected = true;
-    const delayed = [...this.waitingAccounts];
-    this.waitingAccounts.clear();
-    this.options.logger?.info({ event: 'nats_reconnected', server, delayed: delayed.length }, 'NATS reconnected: publishing the announcements that waited');
-    for (const accountId of delayed) {
-      try {
-        this.send(accountId);
-      } catch (error) {
-        this.waitingAccounts.add(accountId);
-        this.options.logger?.warn({ err: error, accountId }, 'could not publish a waiting announcement');
+      // Anything but "no JetStream here" (a time-out, a connection lost meanwhile) is tried again later.
+      if ((error as { code?: unknown }).code !== JETSTREAM_NOT_ENABLED) {
+        this.preparing = null;
+        throw new NotifierUnavailableError(`NATS did not answer about JetStream: ${(error as Error).message}`, { cause: error });
       }
+      this.js = null;
+      this.delivery = 'core';
+      this.streamProblem = null;
+      if (!this.toldCore) {
+        this.toldCore = true;
+        this.logger.warn({ err: error }, 'NATS has no JetStream: announcing on core NATS only (subscribers that are away miss announcements)');
+      }
+      return;
+    }
+    try {
+      this.streamProblem = await checkTimelineStream(jsm, this.stream, this.logger);
+      this.js = connection.jetstream();
+      this.delivery = 'jetstream';
+      this.toldCore = false;
+    } catch (error) {
+      this.preparing = null;
+      throw new NotifierUnavailableError(`cannot set up the JetStream stream ${this.stream.name}: ${(error as Error).message}`, { cause: error });
     }
   }
 }

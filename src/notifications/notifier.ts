@@ -6,15 +6,46 @@ export function timelineSubject(accountId: string): string {
 /** Exactly Mastodon's message: no payload key. */
 export const FILTERS_CHANGED = '{"event":"filters_changed"}';
 
-/** 'off': no NATS_URL, nothing is announced on NATS; 'in-process': a bus inside the process (tests). */
-export type NotifierState = 'off' | 'in-process' | 'connected' | 'reconnecting' | 'closed';
+/** NATS headers of an announcement: the id JetStream deduplicates by, and the log position of its commit. */
+export const MESSAGE_ID_HEADER = 'Nats-Msg-Id';
+export const POSITION_HEADER = 'Content-Filters-Position';
 
-/** The notifications port: announces that an account's filters changed. */
+/** One committed request that changed an account's filters, as the announcer publishes it. */
+export interface Announcement {
+  readonly accountId: string;
+  /** Derived from the commit (its last event's id): the same on every re-publish, unique across commits. */
+  readonly messageId: string;
+  /** Global log position of the commit's last event. */
+  readonly position: bigint;
+}
+
+/** `duplicate`: the transport already had this message id (a re-publish after a crash) and dropped it. */
+export type PublishOutcome = 'published' | 'duplicate';
+
+/**
+ * For /health: `off` without NATS_URL (nothing is announced on NATS); `in-process` for a bus inside the
+ * process (tests); the transport's connection otherwise (`connecting`: never reached since start;
+ * `reconnecting`: lost, trying again).
+ */
+export type NotifierState = 'off' | 'in-process' | 'connecting' | 'connected' | 'reconnecting' | 'closed';
+
+/**
+ * The announcements port: one transport (NATS, Redis, an in-process bus). The announcer gives it one
+ * announcement at a time, in log order, and moves its checkpoint only once `announce` has resolved, so
+ * an adapter resolves only when its transport has confirmed the message and rejects otherwise.
+ */
 export interface Notifier {
-  filtersChanged(accountId: string): Promise<void>;
+  /** Names the announcer's checkpoint for this transport: each transport keeps its own. */
+  readonly channel: string;
+  announce(announcement: Announcement): Promise<PublishOutcome>;
   /** Where announcements go right now; a notifier without one is taken as in-process. */
   state?(): NotifierState;
-  /** Accounts whose filters_changed waits for the transport to come back (none for the in-process bus). */
-  waiting?(): number;
+  /** Extra facts for /health (NATS: whether JetStream keeps the stream). */
+  details?(): Record<string, unknown>;
   close(): Promise<void>;
+}
+
+/** The transport could not take an announcement now; the announcer tries again later. */
+export class NotifierUnavailableError extends Error {
+  override readonly name = 'NotifierUnavailableError';
 }

@@ -1,8 +1,7 @@
 import { createClient } from 'redis';
 import { silentLogger, type Logger } from '../shared/logger.ts';
 import { redactUrl } from '../shared/redact.ts';
-import { FILTERS_CHANGED, type Notifier } from './notifier.ts';
-import { NotifierUnavailableError } from './nats-notifier.ts';
+import { FILTERS_CHANGED, NotifierUnavailableError, type Announcement, type Notifier, type NotifierState, type PublishOutcome } from './notifier.ts';
 
 export interface RedisTimelineOptions {
   /** Mastodon's REDIS_NAMESPACE: channels are then `<namespace>:timeline:<account_id>`. */
@@ -21,12 +20,15 @@ const PUBLISH_TIMEOUT_MS = 2000;
  * streaming server drop its cached filters), both with `{"event":"filters_changed"}`, as
  * CustomFilter#invalidate_cache! publishes them after commit.
  *
- * An extra channel beside NATS: a failure is logged and counted here and never reaches the projector.
+ * A transport of its own beside NATS, with its own announcer and checkpoint: `announce` resolves once
+ * Redis answered both PUBLISHes and rejects otherwise, so an outage delays announcements and loses none.
+ * The payload stays exactly Mastodon's (its streaming server reads `event` only); a subscriber that wants
+ * to order or deduplicate has no header here, and refetching on each message is always right.
  * While Redis is unreachable, publishes fail at once (no offline queue) and the client reconnects.
  */
 export class RedisTimelineNotifier implements Notifier {
+  readonly channel = 'redis';
   private readonly prefix: string;
-  private readonly logger: Logger;
   private readonly onFailure: (error: unknown) => void;
 
   private constructor(
@@ -34,47 +36,57 @@ export class RedisTimelineNotifier implements Notifier {
     options: RedisTimelineOptions,
   ) {
     this.prefix = options.namespace ? `${options.namespace}:` : '';
-    this.logger = options.logger ?? silentLogger;
     this.onFailure = options.onFailure ?? (() => {});
   }
 
-  /** Connects, or fails at once when Redis cannot be reached now (as the NATS notifier does). */
-  static async connect(url: string, options: RedisTimelineOptions = {}): Promise<RedisTimelineNotifier> {
-    let connected = false;
+  /**
+   * Starts connecting and returns at once: a service starts and serves while Redis is away, and its
+   * announcements wait in the log until the client has reached it.
+   */
+  static connect(url: string, options: RedisTimelineOptions = {}): RedisTimelineNotifier {
+    const logger = options.logger ?? silentLogger;
+    let told = false;
     const client = createClient({
       url,
       disableOfflineQueue: true,
       commandOptions: { timeout: PUBLISH_TIMEOUT_MS },
-      socket: { connectTimeout: 5000, reconnectStrategy: (retries, cause) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause) },
+      socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
     });
-    const logger = options.logger ?? silentLogger;
     client.on('error', (error: Error) => {
-      if (connected) logger.warn({ err: error }, 'redis connection error');
+      if (told) return;
+      told = true;
+      logger.warn({ event: 'redis_unreachable', err: error, url: redactUrl(url) }, 'Redis unreachable: announcements to it wait in the log');
     });
-    try {
-      await client.connect();
-    } catch (error) {
-      if (client.isOpen) client.destroy();
-      throw new NotifierUnavailableError(`cannot reach Redis at ${redactUrl(url)}: ${(error as Error).message}`);
-    }
-    connected = true;
-    return new RedisTimelineNotifier(client, options);
+    client.on('ready', () => {
+      if (told) logger.info({ event: 'redis_reached' }, 'Redis reached');
+      told = false;
+    });
+    const notifier = new RedisTimelineNotifier(client, options);
+    client.connect().catch((error: unknown) => logger.warn({ err: error }, 'Redis connection given up'));
+    return notifier;
   }
 
   channels(accountId: string): string[] {
     return [`${this.prefix}timeline:${accountId}`, `${this.prefix}timeline:system:${accountId}`];
   }
 
-  async filtersChanged(accountId: string): Promise<void> {
+  async announce({ accountId }: Announcement): Promise<PublishOutcome> {
+    if (!this.client.isReady) throw new NotifierUnavailableError('Redis is not connected');
     try {
       await Promise.all(this.channels(accountId).map((channel) => this.client.publish(channel, FILTERS_CHANGED)));
     } catch (error) {
       this.onFailure(error);
-      this.logger.warn({ err: error, accountId }, 'could not publish filters_changed to Redis');
+      throw new NotifierUnavailableError(`Redis PUBLISH failed: ${(error as Error).message}`, { cause: error });
     }
+    return 'published';
+  }
+
+  state(): NotifierState {
+    return this.client.isReady ? 'connected' : 'reconnecting';
   }
 
   async close(): Promise<void> {
-    if (this.client.isOpen) await this.client.close();
+    if (this.client.isReady) await this.client.close();
+    else if (this.client.isOpen) this.client.destroy();
   }
 }

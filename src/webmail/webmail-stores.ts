@@ -35,14 +35,19 @@ export async function openWebmailStores(options: WebmailStoreOptions): Promise<W
   const { SqliteComposeStore } = await import('./sessions/sqlite-compose-store.ts');
   const { SqliteLoginRateLimit } = await import('./sessions/sqlite-login-rate-limit.ts');
   const { SqliteMailStore } = await import('./mail/sqlite-mail-store.ts');
+  const { MAIN_THREAD_BUSY_TIMEOUT_MS, retryingStore } = await import('../shared/sqlite-busy.ts');
   const now = options.now ?? Date.now;
   const sessionDb = openSessionDatabase(options.dataDir);
+  // SQLite's own wait for a lock sleeps the event loop: a few ms there, the rest as asynchronous retries.
+  sessionDb.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_TIMEOUT_MS}`);
   const mail = SqliteMailStore.inDataDir(options.dataDir);
+  const sessions = new SqliteSessionStore(sessionDb, options.idleMillis, now);
+  const rateLimit = new SqliteLoginRateLimit(sessionDb, { now, ...options.rateLimit });
   return {
-    sessions: new SqliteSessionStore(sessionDb, options.idleMillis, now),
-    compose: new SqliteComposeStore(sessionDb),
-    mail,
-    rateLimit: new SqliteLoginRateLimit(sessionDb, { now, ...options.rateLimit }),
+    sessions: retryingStore(sessions, 'webmail sessions', ['create', 'find', 'logIn', 'markLoginPageShown', 'rememberSentCompose', 'destroy']),
+    compose: retryingStore(new SqliteComposeStore(sessionDb), 'webmail compose', ['open', 'find', 'claim', 'release', 'finish']),
+    mail: retryingStore(mail, 'mail', ['deliver', 'list', 'listNewerThan', 'get', 'markSeen', 'unreadCount', 'correspondents']),
+    rateLimit: retryingStore(rateLimit, 'login counters', ['isLocked', 'recordFailure', 'forget']),
     async close() {
       await mail.close();
       sessionDb.close();

@@ -70,6 +70,7 @@ describe('GET /health', () => {
         readStore: 'up',
         accountStore: 'up',
         nats: 'off',
+        announcements: [],
         leader: true,
         owner: 'string',
         staleWrites: 0,

@@ -72,6 +72,20 @@ describe('GET /health/live and /health/ready', function () {
     assert.equal((await probe(service, '/health/ready')).status, 200);
   });
 
+  it('given NATS and Redis that cannot be reached: /health is 200 degraded, live and ready are 200 (announcements wait in the log)', async () => {
+    const service = await serve({ NATS_URL: `nats://127.0.0.1:${await closedPort()}`, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    const health = await probe(service, '/health');
+    assert.equal(health.status, 200, health.text);
+    assert.equal(health.body.status, 'degraded');
+    assert.equal(health.body.nats, 'connecting');
+    assert.deepEqual(health.body.problems, []);
+    assert.equal((await probe(service, '/health/live')).status, 200);
+    const ready = await probe(service, '/health/ready');
+    assert.equal(ready.status, 200, ready.text);
+    assert.equal(ready.body.status, 'ready');
+    assert.deepEqual(ready.body.problems, []);
+  });
+
   it('given an event store it cannot reach: ready is 503 naming it, live stays 200, and no answer shows its password', async () => {
     const secret = 'Pr0beS3cret';
     const service = await serve({ EVENTSTORE_URL: `esdb://admin:${secret}@127.0.0.1:${await closedPort()}?tls=false` });

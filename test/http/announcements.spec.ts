@@ -14,6 +14,11 @@ describe('filters_changed announcements (in-process bus)', () => {
 
   announcementCases(() => ({
     server,
-    probe: { heard: async (accountId) => heard.filter((m) => m === `timeline.${accountId} ${FILTERS_CHANGED}`).length },
+    probe: {
+      heard: async (accountId) => {
+        await server.announcementsSettled();
+        return heard.filter((m) => m === `timeline.${accountId} ${FILTERS_CHANGED}`).length;
+      },
+    },
   }));
 });

@@ -1,28 +1,28 @@
 import assert from 'node:assert/strict';
 import { connect, type NatsConnection } from 'nats';
-import { NatsNotifier } from '../../src/notifications/nats-notifier.ts';
 import { FILTERS_CHANGED } from '../../src/notifications/notifier.ts';
+import { natsNotifier } from '../support/nats-announcing.ts';
+import { natsServerMissing, OwnNatsServer } from '../support/nats-server.ts';
 import { TestServer } from '../support/test-server.ts';
 import { announcementCases } from './announcement-cases.ts';
 
-const natsUrl = process.env.NATS_URL;
-
 describe('filters_changed announcements on NATS', function () {
   let server: TestServer;
-  let publisher: NatsConnection;
+  let nats: OwnNatsServer;
   let subscriber: NatsConnection;
   const counts = new Map<string, number>();
   const payloads: string[] = [];
 
   before(async function () {
-    if (!natsUrl) {
-      console.log('    (skipped: set NATS_URL, e.g. nats://127.0.0.1:4222, to run the NATS announcement tests)');
+    const missing = natsServerMissing();
+    if (missing) {
+      console.log(`    (skipped: ${missing})`);
       this.skip();
     }
-    // The service publishes over this connection, so the test can flush it.
-    publisher = await connect({ servers: natsUrl, name: 'content-filters' });
-    server = await TestServer.start({}, new NatsNotifier(publisher));
-    subscriber = await connect({ servers: natsUrl });
+    // A server of its own: the JetStream stream the service creates captures timeline.* there only.
+    nats = await OwnNatsServer.start();
+    server = await TestServer.start({}, natsNotifier(nats.url));
+    subscriber = await connect({ servers: nats.url });
     // A callback runs as each message is parsed, so a flush that resolves later has it counted; an async
     // iterator's loop body may still be waiting for its turn in the microtask queue then.
     subscriber.subscribe('timeline.*', {
@@ -38,11 +38,12 @@ describe('filters_changed announcements on NATS', function () {
   after(async () => {
     await subscriber?.close();
     await server?.close();
+    await nats?.stop();
   });
 
-  /** Publisher flush, then subscriber flush: every message published so far has been delivered. */
+  /** Announced and confirmed by the server, then a subscriber flush: every message so far has been delivered. */
   const settle = async () => {
-    await publisher.flush();
+    await server.announcementsSettled();
     await subscriber.flush();
   };
 

@@ -69,7 +69,7 @@ describe('compiled matchers per account', () => {
     const source = new CountingSource();
     for (const id of ['1', '2', '3']) source.set(id, [filter({ title: id, words: [`word${id}`] })]);
     const one = (await new AccountMatchers(source).matcherFor('1')).size;
-    const matchers = new AccountMatchers(source, { maxSize: one * 2, now: () => NOW });
+    const matchers = new AccountMatchers(source, { maxSize: one * 2, maxEntrySize: one, now: () => NOW });
     await matchers.matcherFor('1');
     await matchers.matcherFor('2');
     await matchers.matcherFor('1');
@@ -90,5 +90,48 @@ describe('compiled matchers per account', () => {
     assert.deepEqual(Object.keys(response.results), ['10', '11']);
     assert.equal(response.results['10']!.length, 1);
     assert.deepEqual(response.results['11'], []);
+  });
+
+  it("does not let one account's large matcher push out the other accounts' matchers", async () => {
+    const source = new CountingSource();
+    for (const id of ['1', '2', '3']) source.set(id, [filter({ title: id, words: [`word${id}`] })]);
+    source.set('big', [filter({ title: 'big', words: Array.from({ length: 500 }, (_, k) => `long keyword number ${k}`) })]);
+    const one = (await new AccountMatchers(source).matcherFor('1')).size;
+    const matchers = new AccountMatchers(source, { maxSize: one * 8, maxEntrySize: one * 2, now: () => NOW });
+    for (const id of ['1', '2', '3']) await matchers.matcherFor(id);
+    assert.deepEqual(await titles(matchers, 'big', 'long keyword number 7'), ['big'], 'the large matcher still answers');
+    assert.equal(matchers.cachedAccounts, 3);
+    const before = source.lists;
+    for (const id of ['1', '2', '3']) assert.deepEqual(await titles(matchers, id, `word${id}`), [id]);
+    assert.equal(source.lists, before, 'the small matchers stayed cached');
+  });
+
+  it('serves another request while a large matcher compiles', async () => {
+    const source = new CountingSource();
+    source.set('small', [filter({ title: 'small', words: ['apple'] })]);
+    source.set('big', [filter({ title: 'big', words: Array.from({ length: 20_000 }, (_, k) => `keyword ${k} of a large filter`) })]);
+    const matchers = new AccountMatchers(source, { now: () => NOW });
+    await matchers.matcherFor('small');
+    const order: string[] = [];
+    const big = matchers.match('big', { statuses: [status('keyword 7 of a large filter')] }).then(() => order.push('big'));
+    // Asked for from the next turn of the event loop: a compile that never yields would finish first.
+    const small = new Promise((resolve) => setImmediate(resolve)).then(() => titles(matchers, 'small', 'apple')).then(() => order.push('small'));
+    await Promise.all([big, small]);
+    assert.deepEqual(order, ['small', 'big']);
+  });
+
+  it('serves another request while matching a large batch of statuses', async () => {
+    const source = new CountingSource();
+    source.set('small', [filter({ title: 'small', words: ['apple'] })]);
+    source.set('busy', [filter({ title: 'busy', words: ['pear', 'plum'] })]);
+    const matchers = new AccountMatchers(source, { now: () => NOW });
+    await matchers.matcherFor('small');
+    await matchers.matcherFor('busy');
+    const statuses = Array.from({ length: 200 }, (_, k) => status(`<p>${'word '.repeat(1000)}</p>`, { id: String(1000 + k) }));
+    const order: string[] = [];
+    const busy = matchers.match('busy', { statuses }).then(() => order.push('busy'));
+    const small = new Promise((resolve) => setImmediate(resolve)).then(() => titles(matchers, 'small', 'apple')).then(() => order.push('small'));
+    await Promise.all([busy, small]);
+    assert.deepEqual(order, ['small', 'busy']);
   });
 });

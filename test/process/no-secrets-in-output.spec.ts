@@ -144,11 +144,31 @@ describe('no secret of any setting reaches any output of any process', function 
     assertNoSecret(everything(rpc.lines), 'the gRPC process');
   });
 
-  it('starts that fail: a wrong NATS password, a wrong NATS token, an unreachable MongoDB', async () => {
-    const failures: Record<string, string>[] = [
+  it('NATS refusing the login (wrong password, wrong token): the service serves, and its log, /health, /health/ready and /metrics hide the secret', async () => {
+    const refusals: Record<string, string>[] = [
       { NATS_URL: nats.url('nats', `filters:${SECRETS.natsToken}`) },
       { NATS_URL: tokenNats.url(), NATS_TOKEN: SECRETS.natsToken },
       { NATS_URL: tokenNats.url('nats', SECRETS.natsToken) },
+    ];
+    for (const env of refusals) {
+      const dir = scratchDir();
+      const api = started('src/main.ts', { ...working(dir), ...env });
+      const url = await api.url();
+      const refusal = await api.waitForLog((line) => line.event === 'nats_unreachable');
+      assert.match(JSON.stringify(refusal), /Authorization Violation/i);
+      const health = await fetch(`${url}/health`);
+      const body = await health.text();
+      assert.equal((JSON.parse(body) as { nats: string }).nats, 'connecting');
+      const bodies = [body, await (await fetch(`${url}/health/ready`)).text(), await (await fetch(`${url}/metrics`)).text()];
+      assert.equal(await api.kill('SIGTERM'), 0);
+      assertNoSecret(bodies.join('\n'), `an HTTP answer with ${Object.keys(env).join(', ')}`);
+      assertNoSecret(everything(api.lines, join(dir, 'logs')), `the API process with ${Object.keys(env).join(', ')}`);
+    }
+  });
+
+  it('starts that fail: an unreadable NATS_CREDS file, an unreachable MongoDB', async () => {
+    const failures: Record<string, string>[] = [
+      { NATS_CREDS: join(scratchDir(), 'missing.creds') },
       { MONGODB_URL: `mongodb://filters:${SECRETS.mongo}@127.0.0.1:${closed[0]}/cf?serverSelectionTimeoutMS=300` },
     ];
     for (const env of failures) {

@@ -24,7 +24,8 @@ describe('Production topology: two HTTP processes and a projector on one data di
   let announced = 0;
   let commits = 0;
   // The default lease (10 s): a standby takes over a killed projector because it is dead, not because its lease ran out.
-  const env = () => ({ DATA_DIR: dir });
+  // On a NATS server other runs share: a stream in memory that keeps announcements ten minutes, the same for every run.
+  const env = () => ({ DATA_DIR: dir, NATS_STREAM_STORAGE: 'memory', NATS_STREAM_MAX_AGE_S: '600' });
   const start = (script: string, extra: Record<string, string> = {}) => {
     const child = NodeProcess.start(script, { ...env(), ...extra });
     processes.push(child);
@@ -110,16 +111,14 @@ describe('Production topology: two HTTP processes and a projector on one data di
     }
   });
 
-  it('announces each commit at most once on NATS across the takeover', async function () {
+  it('announces each commit at least once on NATS across the takeover', async function () {
     if (!nats) {
       console.log('      (skipped: NATS_URL is not set, so the projectors announce in-process only)');
       this.skip();
     }
-    // A projector killed between storing and announcing may lose the last few (at most once, by design).
-    await waitUntil(() => announced >= commits - 5, `at least ${commits - 5} announcements`);
-    // Every commit is projected by now (the test before waited for it): whatever else comes is a repeat.
-    await nats.flush();
-    assert.ok(announced <= commits, `${announced} announcements for ${commits} commits`);
+    // The successor announces from the stored checkpoint: nothing is lost. What the killed projector had
+    // published after its last stored checkpoint comes again (JetStream drops it; core subscribers hear it twice).
+    await waitUntil(() => announced >= commits, `at least ${commits} announcements (have ${announced})`);
   });
 
   it('stops every process with exit code 0 on SIGTERM', async () => {

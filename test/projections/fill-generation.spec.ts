@@ -8,7 +8,6 @@ import type { RunnerPolicy } from '../../src/projections/runtime/projection-runn
 import type { ReadStore } from '../../src/projections/stores/read-store.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { InProcessBus } from '../support/in-process-bus.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
@@ -142,7 +141,7 @@ describe('Filling a generation: the same read models as the live projector, what
     reads = SqliteReadStore.inDataDir(dir);
     written = await writeHistory(events, 60);
     // The live projector, batch by batch as the log is read, with the live bounds of its view cache.
-    const projector = new FilterProjector(events, reads, new InProcessBus());
+    const projector = new FilterProjector(events, reads);
     await projector.start();
     assert.equal(await projector.waitFor(written.last, 10_000), true);
     await projector.stop();

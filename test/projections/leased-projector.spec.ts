@@ -77,12 +77,14 @@ describe('Leased projector', () => {
     const one = created(accountId);
     const appended = await events.appendToStream(filterStream(one.filterId), one.events, 'no_stream');
     assert.equal(await second.waitFor(appended.position, 5000), true, 'a follower waits on the shared checkpoint');
+    await first.announced(appended.position);
     await first.stop();
     await second.renew();
     assert.equal(second.isLeader, true);
     const two = created(accountId);
     const later = await events.appendToStream(filterStream(two.filterId), two.events, 'no_stream');
     assert.equal(await second.waitFor(later.position, 5000), true);
+    await second.announced(later.position);
     assert.deepEqual(heard, [`first timeline.${accountId}`, `second timeline.${accountId}`], 'each commit announced once');
   });
 
@@ -156,6 +158,7 @@ describe('Leased projector', () => {
       ['before', 'after'],
     );
     assert.equal(await reads.checkpoint(FILTERS_PROJECTION), second.position);
+    await leader.announced(second.position);
     assert.equal(heard.length, 2, 'the swap repeats no announcement');
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { MongoReadStore } from '../../src/projections/stores/mongo-read-store.ts';
 import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
+import { announcedPositionsContract } from '../contracts/announced-positions.contract.ts';
 import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
 import { managedReadStoreContract, type StoreClock } from '../contracts/read-model-admin.contract.ts';
 import { readStoreContract } from '../contracts/read-store.contract.ts';
@@ -34,6 +35,7 @@ describe('MongoDB read store', () => {
 
   readStoreContract('MongoDB', fixture);
   managedReadStoreContract('MongoDB', fixture);
+  announcedPositionsContract('MongoDB', fixture);
   hostileIdsContract('MongoDB', fixture);
 
   after(async () => {

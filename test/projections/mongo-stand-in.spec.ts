@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient, MongoServerError } from 'mongodb';
 import { MongoReadStore } from '../../src/projections/stores/mongo-read-store.ts';
 import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
+import { announcedPositionsContract } from '../contracts/announced-positions.contract.ts';
 import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
 import { managedReadStoreContract, type StoreClock } from '../contracts/read-model-admin.contract.ts';
 import { readStoreContract } from '../contracts/read-store.contract.ts';
@@ -39,6 +40,7 @@ describe('MongoDB read store against a wire-protocol stand-in (mockupdb + mongom
 
   readStoreContract('MongoDB stand-in', fixture);
   managedReadStoreContract('MongoDB stand-in', fixture);
+  announcedPositionsContract('MongoDB stand-in', fixture);
   hostileIdsContract('MongoDB stand-in', fixture);
 
   describe('the stand-in itself', () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
+import { Announcer } from '../../src/projections/announcer/announcer.ts';
 import { FILTERS_PROJECTION, FilterProjector } from '../../src/projections/runtime/filter-projector.ts';
 import { DEFAULT_POLICY, type RunnerPolicy } from '../../src/projections/runtime/projection-runner.ts';
 import { ReadStoreUnavailableError } from '../../src/projections/stores/read-store.ts';
@@ -48,6 +49,8 @@ describe('Filter projector: batches, announcements after commit, poison events',
   let heard: string[];
   let notifier: InProcessBus;
   let projector: FilterProjector | null;
+  /** Announces from the log, as the lease holder does beside the projector. */
+  let announcer: Announcer | null;
 
   beforeEach(() => {
     const dir = scratchDir();
@@ -57,9 +60,11 @@ describe('Filter projector: batches, announcements after commit, poison events',
     heard = [];
     notifier.subscribe((subject) => heard.push(subject.slice('timeline.'.length)));
     projector = null;
+    announcer = null;
   });
 
   afterEach(async () => {
+    await announcer?.stop();
     await projector?.stop();
     await Promise.all([reads.close(), events.close()]);
   });
@@ -71,11 +76,16 @@ describe('Filter projector: batches, announcements after commit, poison events',
     const store = faultyReadStore(reads, hook, options.committed);
     const { logger, lines } = memoryLogger();
     const parked: number[] = [];
-    projector = new FilterProjector(events, store, notifier, {
+    const running = new Announcer(events, reads, notifier);
+    announcer = running;
+    projector = new FilterProjector(events, store, {
+      onStored: () => running.poke(),
       logger,
       policy: options.policy ?? QUICK,
       observer: { stepFailed: () => {}, eventsParked: (n) => parked.push(n), announceFailed: () => {} },
     });
+    // First: one that never ran starts where the read models stand, before the projector moves them.
+    await running.start();
     await projector.start();
     return { store, lines, parked };
   };
@@ -89,6 +99,7 @@ describe('Filter projector: batches, announcements after commit, poison events',
     assert.equal(await projector!.waitFor(last, 5000), true);
     assert.deepEqual(batches, [40], 'one transaction for 80 events of 40 filters');
     assert.equal(await reads.checkpoint(FILTERS_PROJECTION), last);
+    await announcer!.announced(last);
     assert.deepEqual(heard, accounts, 'one announcement per commit, in log order');
   });
 
@@ -107,6 +118,7 @@ describe('Filter projector: batches, announcements after commit, poison events',
     const position = await append(accountId);
     assert.equal(await projector!.waitFor(position, 5000), true);
     assert.deepEqual(seenWhenRetried[0], [], 'nothing announced after the failed attempt');
+    await announcer!.announced(position);
     assert.deepEqual(heard, [accountId]);
     assert.equal(store.calls >= 2, true);
   });
@@ -147,6 +159,7 @@ describe('Filter projector: batches, announcements after commit, poison events',
     const line = lines.find((l) => /parked/.test(l.msg));
     assert.equal(line?.position, String(bad - 1n));
     assert.equal(line?.level, 50);
+    await announcer!.announced(last);
     assert.deepEqual(heard, [alice, bob], 'the parked commit is not announced');
     assert.equal(projector!.failure, null);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { newId } from '../../src/shared/ids.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
+import { announcedPositionsContract } from '../contracts/announced-positions.contract.ts';
 import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
 import { managedReadStoreContract } from '../contracts/read-model-admin.contract.ts';
 import { readStoreContract } from '../contracts/read-store.contract.ts';
@@ -18,6 +19,18 @@ readStoreContract('SQLite', () => ({
 }));
 
 managedReadStoreContract('SQLite', () => ({
+  async open() {
+    const dir = scratchDir();
+    const store = SqliteReadStore.inDataDir(dir);
+    dirs.set(store, dir);
+    return store;
+  },
+  async openSibling(store, clock) {
+    return SqliteReadStore.inDataDir(dirs.get(store)!, clock);
+  },
+}));
+
+announcedPositionsContract('SQLite', () => ({
   async open() {
     const dir = scratchDir();
     const store = SqliteReadStore.inDataDir(dir);

@@ -62,6 +62,9 @@ describe('Settings', () => {
     );
     assert.throws(() => loadConfig({ PORT: 'abc' }), bad('PORT', 'PORT must be an integer from 0 to 65535, got abc'));
     assert.throws(() => loadConfig({ PROJECTOR: 'maybe' }), bad('PROJECTOR', 'PROJECTOR must be on or off, got maybe'));
+    assert.throws(() => loadConfig({ NATS_STREAM: 'a.b' }), /NATS_STREAM must be a JetStream stream name/);
+    assert.throws(() => loadConfig({ NATS_STREAM_STORAGE: 'disk' }), bad('NATS_STREAM_STORAGE', 'NATS_STREAM_STORAGE must be one of file, memory, got disk'));
+    assert.throws(() => loadConfig({ NATS_STREAM_MAX_AGE_S: '0' }), /NATS_STREAM_MAX_AGE_S must be an integer from 1/);
     assert.throws(() => loadConfig({ PROJECTOR_LEASE_MS: '5' }), bad('PROJECTOR_LEASE_MS', 'PROJECTOR_LEASE_MS must be an integer from 300 to 600000, got 5'));
     assert.throws(
       () => loadRpcConfig({ LOG_LEVEL: 'verbose' }),
@@ -83,6 +86,7 @@ describe('Settings', () => {
       natsToken: undefined,
       natsCreds: undefined,
       natsTlsCa: undefined,
+      natsStream: { name: 'CONTENT_FILTERS_TIMELINE', maxAgeMs: 7 * 24 * 3600 * 1000, storage: 'file' },
       logLevel: 'info',
       eventStoreUrl: undefined,
       mongodbUrl: undefined,

@@ -1,18 +1,27 @@
 import { EventEmitter } from 'node:events';
-import { FILTERS_CHANGED, timelineSubject, type Notifier, type NotifierState } from '../../src/notifications/notifier.ts';
+import {
+  FILTERS_CHANGED,
+  timelineSubject,
+  type Announcement,
+  type Notifier,
+  type NotifierState,
+  type PublishOutcome,
+} from '../../src/notifications/notifier.ts';
 
-export type TimelineListener = (subject: string, payload: string) => void;
+export type TimelineListener = (subject: string, payload: string, announcement: Announcement) => void;
 
 /** A Notifier for tests: publishes on an in-process bus with NATS's subject names, which tests subscribe to. */
 export class InProcessBus implements Notifier {
+  readonly channel = 'in-process';
   private readonly bus = new EventEmitter();
 
   constructor() {
     this.bus.setMaxListeners(0);
   }
 
-  async filtersChanged(accountId: string): Promise<void> {
-    this.bus.emit('message', timelineSubject(accountId), FILTERS_CHANGED);
+  async announce(announcement: Announcement): Promise<PublishOutcome> {
+    this.bus.emit('message', timelineSubject(announcement.accountId), FILTERS_CHANGED, announcement);
+    return 'published';
   }
 
   state(): NotifierState {

@@ -25,10 +25,12 @@ export class OwnNatsServer {
   private constructor(
     readonly port: number,
     private readonly storeDir: string,
+    private readonly jetstream: boolean,
   ) {}
 
-  static async start(): Promise<OwnNatsServer> {
-    const server = new OwnNatsServer(await freePort(), scratchDir('nats-'));
+  /** `jetstream: false` starts a server without `-js`, as an operator may run one. */
+  static async start({ jetstream = true }: { jetstream?: boolean } = {}): Promise<OwnNatsServer> {
+    const server = new OwnNatsServer(await freePort(), scratchDir('nats-'), jetstream);
     await server.resume();
     return server;
   }
@@ -39,7 +41,8 @@ export class OwnNatsServer {
 
   /** Starts (again) and resolves once the server says it is ready. */
   async resume(): Promise<void> {
-    const child = spawn(BINARY!, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const js = this.jetstream ? ['-js', '-sd', this.storeDir] : [];
+    const child = spawn(BINARY!, ['-a', '127.0.0.1', '-p', String(this.port), ...js], { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     let said = '';
     await new Promise<void>((resolve, reject) => {

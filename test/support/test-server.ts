@@ -66,6 +66,24 @@ export class TestServer {
     return this.service.stores.accounts.createToken(account.id, scopes);
   }
 
+  /**
+   * Resolves once every event in the log now has been projected and announced on every transport: the
+   * announcer runs after the write has been answered, so a test that counts announcements waits here.
+   */
+  async announcementsSettled(): Promise<void> {
+    const projector = this.service.projector;
+    if (!projector) throw new Error('announcementsSettled() needs the in-process projector');
+    let head: bigint | null = null;
+    for (;;) {
+      const page = await this.service.stores.events.readAll({ after: head, limit: 1000 });
+      if (page.length === 0) break;
+      head = page.at(-1)!.position;
+    }
+    if (head === null) return;
+    await projector.waitFor(head, 10_000);
+    await projector.announced(head);
+  }
+
   /** Every `timeline.*` message published from now on. */
   listen(): string[] {
     const heard: string[] = [];

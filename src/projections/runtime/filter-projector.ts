@@ -1,5 +1,4 @@
 import type { EventStore } from '../../events/event-store.ts';
-import type { Notifier } from '../../notifications/notifier.ts';
 import { silentLogger, type Logger } from '../../shared/logger.ts';
 import type { ReadStore } from '../stores/read-store.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
@@ -22,14 +21,16 @@ export interface FilterProjectorOptions {
   readonly policy?: RunnerPolicy;
   /** How long an idle projector waits for an append's wake-up before it looks at the log anyway. */
   readonly idleRecheckMs?: number;
+  /** Hears each checkpoint once its batch has committed: the announcer announces up to it. */
+  readonly onStored?: (position: bigint) => void;
 }
 
 /**
  * The live projector: reads the global log from its stored checkpoint and stores each batch of events
- * (views, v1 records, checkpoint) in one read-model transaction. Only once that has committed does it
- * announce the batch's commits, then tell the writers waiting for those positions, so a write is answered
- * after its announcement. A crash between storing and announcing can lose an announcement but never a
- * read-model change. Appends wake it at once; it never polls on a timer while work is waiting.
+ * (views, v1 records, checkpoint) in one read-model transaction, then tells the writers waiting for those
+ * positions and `onStored`. It announces nothing itself: the announcer reads the log from a checkpoint of
+ * its own (announcer/announcer.ts), so no crash can lose an announcement. Appends wake it at once; it
+ * never polls on a timer while work is waiting.
  */
 export class FilterProjector implements CatchUp {
   private runner: ProjectionRunner | null = null;
@@ -47,7 +48,6 @@ export class FilterProjector implements CatchUp {
   constructor(
     private readonly events: EventStore,
     private readonly reads: ReadStore,
-    private readonly notifier: Notifier,
     private readonly options: FilterProjectorOptions = {},
   ) {
     this.logger = options.logger ?? silentLogger;
@@ -138,8 +138,8 @@ export class FilterProjector implements CatchUp {
         // A retry waits out its back-off even when poked: appends do not make a failing store work.
         if (result.retryInMs > 0) await this.sleep(result.retryInMs);
       } else {
-        for (const accountId of result.batch.announcements) await this.announce(accountId);
         this.passed(result.batch.position);
+        this.options.onStored?.(result.batch.position);
         // Catching up a long log is a run of batches: let requests in between them.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -157,15 +157,6 @@ export class FilterProjector implements CatchUp {
       };
     });
     this.wakeLoop = undefined;
-  }
-
-  private async announce(accountId: string): Promise<void> {
-    try {
-      await this.notifier.filtersChanged(accountId);
-    } catch (error) {
-      this.observer.announceFailed(error);
-      this.logger.warn({ err: error, accountId }, 'could not announce filters_changed');
-    }
   }
 
   private passed(position: bigint): void {

@@ -1,7 +1,9 @@
 import type { EventStore } from '../../events/event-store.ts';
+import { announcementChannels } from '../../notifications/fan-out-notifier.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { isDeadPredecessor, newOwner, retireOwner } from '../../shared/process-identity.ts';
+import { Announcer, type AnnouncerObserver } from '../announcer/announcer.ts';
 import type { ManagedReadStore } from '../stores/managed-read-store.ts';
 import { fillGeneration } from './fill-generation.ts';
 import { FILTERS_PROJECTION, FilterProjector } from './filter-projector.ts';
@@ -20,21 +22,23 @@ export interface LeasedProjectorOptions {
   readonly logger: Logger;
   readonly owner?: string;
   readonly observer?: ProjectionObserver;
+  readonly announcerObserver?: AnnouncerObserver;
   readonly policy?: RunnerPolicy;
   /** False: no renewal timer; the caller (a test) calls `renew()` itself. */
   readonly autoRenew?: boolean;
 }
 
 /**
- * Runs the filter projector only while this process holds the projector lease, renewing it every third
- * of its duration. Losing the lease (a renewal refused or failing) stops projecting after the current
- * step; announcements are dropped once the lease may have expired, so two projectors never both
- * announce. A lease held by a dead process on this host (a crashed predecessor) is taken over at once
+ * Runs the filter projector, and an announcer per transport, only while this process holds the projector
+ * lease, renewing it every third of its duration. Losing the lease (a renewal refused or failing) stops
+ * projecting and announcing after the current step; nothing is published once the lease may have
+ * expired, so the lease holder is the one that announces. A lease held by a dead process on this host (a crashed predecessor) is taken over at once
  * instead of waited out. The lease holder also swaps in a generation that a rebuild marked pending.
  */
 export class LeasedProjector implements CatchUp {
   readonly owner: string;
   private projector: FilterProjector | null = null;
+  private running: Announcer[] = [];
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | null = null;
   private leading: Promise<void> | null = null;
@@ -60,6 +64,16 @@ export class LeasedProjector implements CatchUp {
   /** Why projection is stuck here, while this process projects and its last step failed. */
   get failure(): StepFailure | null {
     return this.projector?.failure ?? null;
+  }
+
+  /** The announcers running here (one per transport), while this process holds the lease. */
+  get announcers(): readonly Announcer[] {
+    return this.running;
+  }
+
+  /** Resolves once every transport has announced up to `position` (or the announcers stopped). */
+  async announced(position: bigint): Promise<void> {
+    await Promise.all(this.running.map((announcer) => announcer.announced(position)));
   }
 
   /** Resolves once the lease was asked for and, if it was granted, the projector runs. */
@@ -141,14 +155,27 @@ export class LeasedProjector implements CatchUp {
       const pending = await this.reads.pendingGeneration();
       if (pending !== null) await this.swapIn(pending);
       if (!this.projector && this.holdsLease() && !this.stopped) {
-        const guarded: Notifier = {
-          filtersChanged: (accountId) => this.announce(accountId),
-          close: async () => {},
-        };
         const { logger, observer = ignoreProjection, policy } = this.options;
-        const projector = new FilterProjector(this.events, this.reads, guarded, { logger, observer, ...(policy ? { policy } : {}) });
-        await projector.start();
+        const announcers = announcementChannels(this.notifier).map(
+          (notifier) =>
+            new Announcer(this.events, this.reads, notifier, {
+              logger,
+              mayAnnounce: () => this.holdsLease(),
+              ...(this.options.announcerObserver ? { observer: this.options.announcerObserver } : {}),
+            }),
+        );
+        const onStored = () => announcers.forEach((announcer) => announcer.poke());
+        const projector = new FilterProjector(this.events, this.reads, { logger, observer, onStored, ...(policy ? { policy } : {}) });
+        // Announcers first: one that never ran starts where the read models stand, before the projector moves them.
+        try {
+          await Promise.all(announcers.map((announcer) => announcer.start()));
+          await projector.start();
+        } catch (error) {
+          await Promise.all(announcers.map((announcer) => announcer.stop()));
+          throw error;
+        }
         this.projector = projector;
+        this.running = announcers;
         logger.info({ owner: this.owner, checkpoint: projector.checkpoint?.toString() ?? null }, 'projector lease taken; projecting');
       }
     } catch (error) {
@@ -167,21 +194,16 @@ export class LeasedProjector implements CatchUp {
     this.options.logger.info({ generation, caughtUp, swapped }, swapped ? 'rebuilt read models swapped in' : 'pending generation was replaced meanwhile');
   }
 
-  private async announce(accountId: string): Promise<void> {
-    if (!this.holdsLease()) {
-      this.options.logger.warn({ accountId }, 'filters_changed not announced: the projector lease may have expired');
-      return;
-    }
-    await this.notifier.filtersChanged(accountId);
-  }
-
   private holdsLease(): boolean {
     return Date.now() < this.validUntil;
   }
 
   private async stopProjector(): Promise<void> {
     const projector = this.projector;
+    const announcers = this.running;
     this.projector = null;
+    this.running = [];
+    await Promise.all(announcers.map((announcer) => announcer.stop()));
     await projector?.stop();
   }
 }

@@ -1,4 +1,5 @@
 import type { Leases } from '../../shared/leases.ts';
+import type { AnnouncedPositions } from './announced-positions.ts';
 import type { ReadStore } from './read-store.ts';
 
 /**
@@ -27,5 +28,5 @@ export interface ReadModelGenerations {
   swapIn(generation: number): Promise<boolean>;
 }
 
-/** A read store that the projector process and the rebuild command can run: queries, leases and generations. */
-export type ManagedReadStore = ReadStore & ProjectionLeases & ReadModelGenerations;
+/** A read store that the projector process and the rebuild command can run: queries, leases, generations and the announcers' checkpoints. */
+export type ManagedReadStore = ReadStore & ProjectionLeases & ReadModelGenerations & AnnouncedPositions;

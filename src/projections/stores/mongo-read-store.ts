@@ -1,5 +1,7 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { LeaseHolder } from '../../shared/leases.ts';
+import type { AnnouncedPosition } from './announced-positions.ts';
+import { MongoAnnouncedPositions } from './mongo-announced-positions.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import { migrateMongo } from '../../shared/mongo-migrations.ts';
 import { generationOfCheckpoints } from './generation-names.ts';
@@ -37,6 +39,7 @@ export class MongoReadStore implements ManagedReadStore {
   private readonly generations = new Map<number, Promise<MongoReadCollections>>();
   private readonly pointer: Collection<PointerDoc>;
   private readonly leases: Collection<LeaseDoc>;
+  private readonly announcedPositions: MongoAnnouncedPositions;
 
   private constructor(
     private readonly client: MongoClient,
@@ -46,6 +49,7 @@ export class MongoReadStore implements ManagedReadStore {
   ) {
     this.pointer = db.collection('read_model_pointer');
     this.leases = db.collection('projection_leases');
+    this.announcedPositions = new MongoAnnouncedPositions(db);
   }
 
   /** Connects, brings the database's schema up to date and creates the current generation's indexes. */
@@ -119,6 +123,14 @@ export class MongoReadStore implements ManagedReadStore {
 
   findFilterStatus(accountId: string, filterStatusId: string): Promise<FilterStatusLocation | null> {
     return this.on((c) => c.findFilterStatus(accountId, filterStatusId));
+  }
+
+  announced(channel: string): Promise<AnnouncedPosition | null> {
+    return this.announcedPositions.announced(channel);
+  }
+
+  markAnnounced(channel: string, position: bigint | null): Promise<void> {
+    return this.announcedPositions.markAnnounced(channel, position);
   }
 
   tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {

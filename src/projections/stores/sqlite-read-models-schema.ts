@@ -31,5 +31,13 @@ export const readModelsSchema: SqliteSchema = {
       description: 'v1 records and status look-ups keyed by filter; parked events; in every stored generation',
       up: keyRecordsByFilter,
     },
+    sqlStep(
+      3,
+      "the announcers' checkpoints, one per transport, outside the generations",
+      `CREATE TABLE announced_positions (
+        channel TEXT PRIMARY KEY,
+        position TEXT
+      );`,
+    ),
   ],
 };

@@ -2,11 +2,13 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { watchSqliteCommits } from '../../events/sqlite-change-watch.ts';
 import type { LeaseHolder } from '../../shared/leases.ts';
+import type { AnnouncedPosition } from './announced-positions.ts';
 import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabase } from '../../shared/sqlite.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import type { ManagedReadStore } from './managed-read-store.ts';
 import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch, ReadStore } from './read-store.ts';
 import { sqliteCall } from './sqlite-errors.ts';
+import { SqliteAnnouncedPositions } from './sqlite-announced-positions.ts';
 import { SqliteLeases } from './sqlite-leases.ts';
 import { readModelsSchema } from './sqlite-read-models-schema.ts';
 import { createReadIndexes, dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
@@ -33,6 +35,7 @@ export class SqliteReadStore implements ManagedReadStore {
   private readonly batchTx: BetterSqlite3.Transaction<(batch: ProjectionBatch) => void>;
   private readonly pointer: BetterSqlite3.Statement<[], Pointer>;
   private readonly leases: SqliteLeases;
+  private readonly announcedPositions: SqliteAnnouncedPositions;
   private readonly stamp: BetterSqlite3.Statement<[], { changes: number; version: number }>;
 
   private readonly listeners = new Set<() => void>();
@@ -47,6 +50,7 @@ export class SqliteReadStore implements ManagedReadStore {
   ) {
     this.tables = tables ?? new Map<number, SqliteReadTables>();
     this.leases = new SqliteLeases(db, now);
+    this.announcedPositions = new SqliteAnnouncedPositions(db);
     this.pointer = db.prepare<[], Pointer>('SELECT current, pending, next FROM read_model_pointer WHERE id = 1');
     this.batchTx = db.transaction((batch) => this.tablesNow().store(batch));
     // data_version moves when another connection commits, total_changes when this one writes a row.
@@ -161,6 +165,14 @@ export class SqliteReadStore implements ManagedReadStore {
       this.stopWatching?.();
       this.stopWatching = undefined;
     };
+  }
+
+  async announced(channel: string): Promise<AnnouncedPosition | null> {
+    return sqliteCall(() => this.announcedPositions.announced(channel));
+  }
+
+  async markAnnounced(channel: string, position: bigint | null): Promise<void> {
+    sqliteCall(() => this.announcedPositions.markAnnounced(channel, position));
   }
 
   tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {

@@ -1,0 +1,60 @@
+import type { EventStore } from '../events/event-store.ts';
+import { announcementChannels } from '../notifications/fan-out-notifier.ts';
+import { NatsNotifier } from '../notifications/nats-notifier.ts';
+import type { Notifier, NotifierState } from '../notifications/notifier.ts';
+import type { Announcer } from '../projections/announcer/announcer.ts';
+import { AnnouncerBacklog } from '../projections/announcer/announcer-backlog.ts';
+import type { AnnouncedPositions } from '../projections/stores/announced-positions.ts';
+
+/** One transport's announcements, as /health shows them. */
+export interface AnnouncementReport {
+  readonly channel: string;
+  readonly state: NotifierState;
+  /** Announced (confirmed by the transport) up to this log position; null before the first. */
+  readonly announcedUpTo: string | null;
+  /** Commits waiting to be announced (counted up to 1,000; `waitingMore` says there are more). */
+  readonly waitingCommits: number | null;
+  readonly waitingMore?: boolean;
+  /** Age of the oldest event not yet announced (0 when none waits). */
+  readonly lagSeconds: number | null;
+  readonly [detail: string]: unknown;
+}
+
+/** Degraded, not dead: a transport that is away delays announcements; reads and writes go on. */
+export const isDegraded = (report: AnnouncementReport): boolean => !['connected', 'in-process'].includes(report.state) || report.streamProblem !== undefined;
+
+/**
+ * Each transport's state and backlog: the live announcer's position where this process announces (it
+ * holds the lease), else the stored checkpoint, which every process shares.
+ */
+export async function announcementReports(
+  notifier: Notifier,
+  running: readonly Announcer[],
+  positions: AnnouncedPositions,
+  events: EventStore,
+): Promise<AnnouncementReport[]> {
+  return Promise.all(
+    announcementChannels(notifier).map(async (channel) => {
+      const live = running.find((announcer) => announcer.channel === channel.channel);
+      let position: bigint | null = null;
+      let known = true;
+      try {
+        position = live ? live.announcedUpTo : ((await positions.announced(channel.channel))?.position ?? null);
+      } catch {
+        known = false;
+      }
+      const backlog = known ? await new AnnouncerBacklog(events, () => position).measure().catch(() => null) : null;
+      const stream = channel instanceof NatsNotifier ? await channel.streamInfo().catch(() => null) : null;
+      return {
+        channel: channel.channel,
+        state: channel.state?.() ?? 'in-process',
+        ...channel.details?.(),
+        announcedUpTo: known ? (position?.toString() ?? null) : null,
+        waitingCommits: backlog?.commits ?? null,
+        ...(backlog?.more ? { waitingMore: true } : {}),
+        lagSeconds: backlog?.lagSeconds ?? null,
+        ...(stream ? { streamMessages: stream.state.messages, streamLastSequence: stream.state.last_seq } : {}),
+      };
+    }),
+  );
+}

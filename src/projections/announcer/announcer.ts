@@ -1,0 +1,205 @@
+import type { EventStore } from '../../events/event-store.ts';
+import type { Notifier, PublishOutcome } from '../../notifications/notifier.ts';
+import { silentLogger, type Logger } from '../../shared/logger.ts';
+import { FILTERS_PROJECTION } from '../runtime/filter-projector.ts';
+import type { AnnouncedPositions } from '../stores/announced-positions.ts';
+import type { ReadStore } from '../stores/read-store.ts';
+import { announcementsIn, type CommitCarry } from './announcements-in.ts';
+
+/** What metrics count; the process wires it to its registry. */
+export interface AnnouncerObserver {
+  published(channel: string, outcome: PublishOutcome): void;
+  failed(channel: string): void;
+}
+
+export const ignoreAnnouncer: AnnouncerObserver = { published: () => {}, failed: () => {} };
+
+export interface AnnouncerOptions {
+  readonly logger?: Logger;
+  readonly observer?: AnnouncerObserver;
+  /** Events read from the log at a time; the checkpoint is stored once per page. */
+  readonly pageSize?: number;
+  /** A safety net: the projector pokes the announcer when the read models move. */
+  readonly idleRecheckMs?: number;
+  readonly retryDelayMs?: (failures: number) => number;
+  /** Asked before each publish: false once this process may no longer hold the projector lease. */
+  readonly mayAnnounce?: () => boolean;
+}
+
+const LOG_AGAIN_MS = 30_000;
+const defaultRetry = (failures: number) => Math.min(2000, 50 * 2 ** Math.max(0, failures - 1));
+
+/**
+ * The outbox pattern with the log as the outbox: reads the log from its own stored checkpoint, never
+ * past the read models' checkpoint (so a subscriber that refetches sees the change), and hands one
+ * transport one announcement per changing commit, in log order. The checkpoint moves only past what the
+ * transport confirmed, so a crash or an outage of any length delays announcements and loses none; a
+ * crash between a confirmed publish and the stored checkpoint re-publishes with the same message id,
+ * which JetStream drops.
+ */
+export class Announcer {
+  /** Confirmed by the transport up to here (the stored checkpoint may trail it by one page). */
+  private position: bigint | null = null;
+  private stored: bigint | null = null;
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private poked = false;
+  private wake: (() => void) | undefined;
+  private failures = 0;
+  private lastLogged = 0;
+  private waiters: { position: bigint; resolve: () => void }[] = [];
+  /** The read models' checkpoint can stop inside a commit (after parking an event of it). */
+  private carry: CommitCarry = { parked: false };
+  private readonly logger: Logger;
+  private readonly observer: AnnouncerObserver;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly reads: ReadStore & AnnouncedPositions,
+    readonly notifier: Notifier,
+    private readonly options: AnnouncerOptions = {},
+  ) {
+    this.logger = (options.logger ?? silentLogger).child({ component: 'announcer', channel: notifier.channel });
+    this.observer = options.observer ?? ignoreAnnouncer;
+  }
+
+  get channel(): string {
+    return this.notifier.channel;
+  }
+
+  /** Announced (confirmed) up to this position. */
+  get announcedUpTo(): bigint | null {
+    return this.position;
+  }
+
+  /**
+   * Starts from the stored checkpoint. An announcer that never ran on this store starts where the read
+   * models stand (what came before was announced by the projector itself, in older versions) and records
+   * that at once, so a crash before its first publish cannot make it skip what comes next.
+   */
+  async start(): Promise<void> {
+    if (this.running) return;
+    const announced = await this.reads.announced(this.channel);
+    if (announced) {
+      this.position = announced.position;
+    } else {
+      this.position = await this.reads.checkpoint(FILTERS_PROJECTION);
+      await this.reads.markAnnounced(this.channel, this.position);
+      this.logger.info({ from: this.position?.toString() ?? 'start' }, 'announcer starts on this store');
+    }
+    this.stored = this.position;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.poke();
+    await this.loopDone;
+    for (const waiter of this.waiters.splice(0)) waiter.resolve();
+  }
+
+  /** The read models moved (or the transport came back): look at the log again. */
+  poke(): void {
+    this.poked = true;
+    this.wake?.();
+  }
+
+  /** Resolves once everything up to `position` is announced, or the announcer stopped. */
+  announced(position: bigint): Promise<void> {
+    if (!this.running || (this.position !== null && this.position >= position)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ position, resolve }));
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      this.poked = false;
+      let worked: boolean;
+      try {
+        worked = await this.step();
+        this.failures = 0;
+      } catch (error) {
+        this.failed(error);
+        await this.persist().catch(() => {});
+        await this.pause((this.options.retryDelayMs ?? defaultRetry)(this.failures), false);
+        continue;
+      }
+      if (!worked) await this.pause(this.options.idleRecheckMs ?? 1000, true);
+      // Catching up a long log is a run of pages: let requests in between them.
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** One page: false when there was nothing to announce up to the read models' checkpoint. */
+  private async step(): Promise<boolean> {
+    const upTo = await this.reads.checkpoint(FILTERS_PROJECTION);
+    if (upTo === null || (this.position !== null && this.position >= upTo)) return false;
+    const page = (await this.events.readAll({ after: this.position, limit: this.options.pageSize ?? 256 })).filter((e) => e.position <= upTo);
+    const last = page.at(-1);
+    if (!last) return false;
+    const parked = await this.parkedPositions();
+    const carry = { ...this.carry };
+    for (const announcement of announcementsIn(page, parked, carry)) {
+      if (!this.running || !(this.options.mayAnnounce?.() ?? true)) {
+        await this.persist();
+        return false;
+      }
+      const outcome = await this.notifier.announce(announcement);
+      this.observer.published(this.channel, outcome);
+      this.moved(announcement.position);
+    }
+    this.moved(last.position);
+    this.carry = carry;
+    await this.persist();
+    return true;
+  }
+
+  /** Commits the projection parked are not shown by the read models: nothing to announce for them. */
+  private async parkedPositions(): Promise<ReadonlySet<bigint>> {
+    return new Set((await this.reads.parkedEvents(FILTERS_PROJECTION)).map((e) => e.position));
+  }
+
+  private moved(position: bigint): void {
+    this.position = position;
+    const ready = this.waiters.filter((w) => w.position <= position);
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.position > position);
+    for (const waiter of ready) waiter.resolve();
+  }
+
+  /** Stores the checkpoint, never past what the transport confirmed. */
+  private async persist(): Promise<void> {
+    if (this.position === this.stored) return;
+    const position = this.position;
+    await this.reads.markAnnounced(this.channel, position);
+    this.stored = position;
+  }
+
+  private failed(error: unknown): void {
+    this.failures += 1;
+    this.observer.failed(this.channel);
+    const now = Date.now();
+    if (this.failures === 1 || now - this.lastLogged >= LOG_AGAIN_MS) {
+      this.lastLogged = now;
+      this.logger.warn(
+        { err: error, position: this.position?.toString() ?? null, failures: this.failures },
+        'announcements wait: the transport or a store did not take them; retrying',
+      );
+    }
+  }
+
+  /** Waits for a poke (when `wakeable`) or `ms`; returns at once if poked since the last look. */
+  private async pause(ms: number, wakeable: boolean): Promise<void> {
+    if (!this.running || (wakeable && this.poked)) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        if (wakeable || !this.running) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+    });
+    this.wake = undefined;
+  }
+}

@@ -1,0 +1,69 @@
+import { setTimeout as pause } from 'node:timers/promises';
+import { StoreUnavailableError } from './store-unavailable.ts';
+
+/**
+ * What a connection used on the main thread waits for a lock inside SQLite. SQLite waits by sleeping the
+ * calling thread, which on the main thread stalls every request of the process: so only a few
+ * milliseconds there, and longer waits as `retryWhileBusy`'s asynchronous pauses, which do not.
+ */
+export const MAIN_THREAD_BUSY_TIMEOUT_MS = 5;
+
+/** The longest a main-thread call keeps retrying a busy file before its error is let through. */
+export const BUSY_RETRY_LIMIT_MS = 5000;
+
+/** SQLite result codes that say the file cannot be used right now, not that the data was refused. */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM|PROTOCOL|NOTADB|CORRUPT)/;
+
+export function isSqliteUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNAVAILABLE.test(code);
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * Runs a synchronous SQLite call; while it fails with SQLITE_BUSY, tries again after a pause growing from
+ * 1 ms to 100 ms, until `limitMs` has passed. `call` must be safe to run again when it throws: one
+ * statement, one better-sqlite3 transaction (which rolls back), or steps that are idempotent.
+ */
+export async function retryWhileBusy<T>(call: () => T | Promise<T>, limitMs = BUSY_RETRY_LIMIT_MS): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  let wait = 1;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+    }
+    await pause(wait);
+    wait = Math.min(wait * 2, 100);
+  }
+}
+
+/** A call of a shared store (accounts, webmail) on a main-thread connection; an unusable file is StoreUnavailableError. */
+export async function sharedStoreCall<T>(store: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await retryWhileBusy(call);
+  } catch (error) {
+    if (isSqliteUnavailable(error)) throw new StoreUnavailableError(`${store} (SQLite): ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
+}
+
+type AsyncMethod = (...args: never[]) => Promise<unknown>;
+
+/**
+ * `store` with the named async methods run through `sharedStoreCall`; its other members are its own.
+ * Each named method must be safe to run again after SQLITE_BUSY (see `retryWhileBusy`).
+ */
+export function retryingStore<T extends object, K extends keyof T>(store: T, name: string, methods: readonly K[]): T {
+  const wrapped = Object.create(store) as T;
+  for (const key of methods) {
+    const method = store[key] as AsyncMethod;
+    Object.defineProperty(wrapped, key, { value: (...args: never[]) => sharedStoreCall(name, () => method.apply(store, args)) });
+  }
+  return wrapped;
+}

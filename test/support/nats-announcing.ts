@@ -1,0 +1,58 @@
+import { connect, type NatsConnection } from 'nats';
+import { natsLink } from '../../src/notifications/nats-connection.ts';
+import { NatsNotifier } from '../../src/notifications/nats-notifier.ts';
+import { silentLogger, type Logger } from '../../src/shared/logger.ts';
+import { waitUntil } from './wait-until.ts';
+import { subscribeDurably, type TimelineChange } from './durable-timeline-subscriber.ts';
+
+export const TEST_STREAM = { name: 'CONTENT_FILTERS_TIMELINE', maxAgeMs: 3600_000, storage: 'file' } as const;
+
+/** The service's NATS notifier on `url`, as stores.ts makes it. */
+export function natsNotifier(url: string, logger: Logger = silentLogger): NatsNotifier {
+  return new NatsNotifier(natsLink(url, { name: 'content-filters-test', logger, reconnectTimeWaitMs: 100 }), TEST_STREAM, logger);
+}
+
+/** Everything in the stream from its first message, read by a fresh durable consumer once `count` arrived. */
+export async function streamContents(url: string, count: number): Promise<TimelineChange[]> {
+  const changes: TimelineChange[] = [];
+  const subscriber = await subscribeDurably({ servers: url, durable: `reader-${Math.random().toString(36).slice(2)}`, onChange: (c) => void changes.push(c) });
+  try {
+    await waitUntil(() => changes.length >= count, `${count} messages in the stream (have ${changes.length})`);
+    // Anything beyond `count` was stored before the consumer started and comes right after.
+    const info = await (await subscriber.connection.jetstreamManager()).streams.info(TEST_STREAM.name);
+    await waitUntil(() => changes.length >= info.state.messages, `all ${info.state.messages} messages of the stream`);
+    return changes;
+  } finally {
+    await subscriber.stop();
+  }
+}
+
+/** A core NATS subscriber of `timeline.*` that counts what it hears per account. */
+export async function coreListener(url: string): Promise<{ heard: Map<string, number>; connection: NatsConnection }> {
+  const connection = await connect({ servers: url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+  const heard = new Map<string, number>();
+  connection.subscribe('timeline.*', {
+    callback: (error, message) => {
+      if (error) return;
+      const accountId = message.subject.slice('timeline.'.length);
+      heard.set(accountId, (heard.get(accountId) ?? 0) + 1);
+    },
+  });
+  await connection.flush();
+  return { heard, connection };
+}
+
+/** Per account, the positions in stream order; and every message id that appears more than once. */
+export function byAccount(changes: readonly TimelineChange[]): { positions: Map<string, bigint[]>; duplicates: string[] } {
+  const positions = new Map<string, bigint[]>();
+  const seen = new Set<string>();
+  const duplicates: string[] = [];
+  for (const change of changes) {
+    if (seen.has(change.messageId)) duplicates.push(change.messageId);
+    seen.add(change.messageId);
+    positions.set(change.accountId, [...(positions.get(change.accountId) ?? []), change.position]);
+  }
+  return { positions, duplicates };
+}
+
+export const increasing = (list: readonly bigint[]): boolean => list.every((p, i) => i === 0 || p > list[i - 1]!);
