@@ -1,38 +1,35 @@
 import {
   ANY,
-  DeadlineExceededError,
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
   MaxAppendSizeExceededError,
   NO_STREAM,
-  NotLeaderError,
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
-  TimeoutError,
-  UnavailableError,
-  WrongExpectedVersionError,
-  isCommandError,
-  type AllStreamResolvedEvent,
   type AppendExpectedRevision,
   type AppendResult as ClientAppendResult,
   type JSONType,
-  type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
+import type { AccountStreams } from './account-streams.ts';
+import { EsdbAccountIndex } from './esdb-account-index.ts';
 import { EsdbAppendWatch } from './esdb-append-watch.ts';
-import { isAfter, packPosition, unpackPosition } from './esdb-position.ts';
+import { toRecorded } from './esdb-decode.ts';
+import { translateEsdbError } from './esdb-errors.ts';
+import { checkpointPosition, packPosition, unpackPosition } from './esdb-position.ts';
+import { ScannedGap } from './esdb-scanned-gap.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
   AppendTooLargeError,
-  ConcurrencyError,
   EventStoreUnavailableError,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
+  type ReadAllPage,
   type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store.ts';
@@ -40,8 +37,6 @@ import {
 /** This project's streams: `filter-<id>`. Everything else in $all (system and foreign streams) is skipped. */
 const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
 const READ_PAGE = 512;
-
-type EsdbRecorded = NonNullable<AllStreamResolvedEvent['event']>;
 
 /** The port's expected revision in the client's words; the only place that knows them. */
 export function toClientRevision(expected: ExpectedRevision): AppendExpectedRevision {
@@ -51,45 +46,34 @@ export function toClientRevision(expected: ExpectedRevision): AppendExpectedRevi
   return expected;
 }
 
-function toRecorded(event: EsdbRecorded, position: bigint): RecordedEvent {
-  return {
-    eventId: event.id,
-    streamName: event.streamId,
-    revision: event.revision,
-    position,
-    type: event.type,
-    data: event.isJson ? event.data : JSON.parse(Buffer.from(event.data).toString('utf8')),
-    metadata: event.metadata instanceof Uint8Array ? {} : (event.metadata ?? {}),
-    recordedAt: event.created.toISOString(),
-  };
-}
-
-/** Command errors that say the server could not be reached or could not answer in time, not that the request was wrong. */
-const UNREACHABLE = [UnavailableError, DeadlineExceededError, TimeoutError, NotLeaderError];
-
-function unavailable(error: unknown): never {
-  if (error instanceof Error && isCommandError(error) && !UNREACHABLE.some((type) => error instanceof type)) throw error;
-  throw new EventStoreUnavailableError(`EventStoreDB: ${(error as Error).message}`);
-}
-
 /**
  * EventStoreDB / KurrentDB adapter (`EVENTSTORE_URL`, e.g. `esdb://localhost:2113?tls=false`). Positions
- * are full $all positions (commit and prepare, packed by esdb-position.ts), so every event of a multi-event
- * append has its own. The client reconnects by itself for calls; `onAppend` is esdb-append-watch.ts.
+ * are full $all positions (commit and prepare, packed by esdb-position.ts). The client reconnects by
+ * itself for calls; `onAppend` is esdb-append-watch.ts.
  */
-export class EsdbEventStore implements EventStore {
+export class EsdbEventStore implements EventStore, AccountStreams {
   private readonly appends: EsdbAppendWatch;
+  private readonly gap = new ScannedGap();
+  private readonly accounts: EsdbAccountIndex;
 
-  constructor(private readonly client: EventStoreDBClient) {
+  constructor(readonly client: EventStoreDBClient) {
     this.appends = new EsdbAppendWatch(client, STREAM_PREFIX);
+    this.accounts = new EsdbAccountIndex(client, (name) => this.readStream(name));
   }
 
   static connect(url: string): EsdbEventStore {
     return new EsdbEventStore(EventStoreDBClient.connectionString(url));
   }
 
+  /**
+   * The server writes each event of an append as its own committed record and answers with the last one's
+   * position (EventStore/EventStore v24.10.0 src/EventStore.Core/Services/Storage/StorageWriterService.cs,
+   * src/EventStore.Core/Services/RequestManager/Managers/WriteEvents.cs): that is the append's position.
+   * Given event ids are passed through, so a retried append is deduplicated by the server.
+   */
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
+    await this.accounts.record(streamName, events);
     // Given ids go to the server as they are: an append of ids it already stored right after the expected
     // revision is answered as the first one was (IndexCommitter.CheckCommit, CommitDecision.Idempotent).
     const data = events.map((e) => jsonEvent({ ...(e.id ? { id: e.id } : {}), type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
@@ -97,35 +81,13 @@ export class EsdbEventStore implements EventStore {
     try {
       result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
     } catch (error) {
-      if (error instanceof WrongExpectedVersionError) throw new ConcurrencyError(streamName, expected, error.actualVersion);
       // MaxAppendSize (default 1 MiB) counts data, metadata and type of all the append's events: nothing was written.
       if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(error.maxAppendSize);
-      return unavailable(error);
+      throw translateEsdbError(error, streamName, expected);
     }
-    const position = await this.lastPositionOf(streamName, result, events.length);
+    const position = result.position ? packPosition(result.position) : -1n;
     this.appends.heard(position);
     return { nextRevision: result.nextExpectedRevision, position };
-  }
-
-  /**
-   * The server answers an append with the position of its first event (commit and prepare both set to the
-   * commit position), so for several events the last one's position is read back from $all: the appended
-   * events are the `count` events that start there. A successful append always reports a position; -1
-   * would only make a reader stop waiting early.
-   */
-  private async lastPositionOf(streamName: string, result: ClientAppendResult, count: number): Promise<bigint> {
-    if (!result.position) return -1n;
-    if (count === 1) return packPosition(result.position);
-    let last: Position = result.position;
-    try {
-      for await (const resolved of this.client.readAll({ fromPosition: result.position, maxCount: count, direction: FORWARDS })) {
-        const event = resolved.event;
-        if (event?.streamId === streamName && event.revision <= result.nextExpectedRevision && isAfter(event.position, last)) last = event.position;
-      }
-    } catch {
-      // The events are stored: answering the append matters more than waiting for all of them to be projected.
-    }
-    return packPosition(last);
   }
 
   async readStream(streamName: string, { after }: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
@@ -134,52 +96,66 @@ export class EsdbEventStore implements EventStore {
       const fromRevision = after === undefined || after < 0n ? START : after + 1n;
       for await (const resolved of this.client.readStream(streamName, { direction: FORWARDS, fromRevision })) {
         // Servers before 22.6 give no position when reading a stream; handlers only use revisions.
-        const event = resolved.event as EsdbRecorded | undefined;
-        if (event) events.push(toRecorded(event, event.position ? packPosition(event.position) : -1n));
+        if (resolved.event) events.push(toRecorded(resolved.event));
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
-      return unavailable(error);
+      throw translateEsdbError(error);
     }
     return events;
   }
 
   /**
-   * Reads $all forwards from the event at `after` (the server starts a read at the position it is given,
-   * inclusively) and keeps this project's events that come after it, so reading on from any event's
-   * position, even one inside a multi-event append, returns exactly the events that follow it. A value
-   * whose commit half is 0 is no event's position (a checkpoint kept before positions were full ones):
-   * reading starts at the beginning of $all then, and the projections' revision guards make that harmless.
+   * Reads $all forwards after `after` (the server starts a read at the position it is given, inclusively,
+   * which must be a record's), keeping this project's events. Every other record is scanned past, and the
+   * stretch without any of ours is remembered (`ScannedGap`) and reported (`scannedTo`), so neither the next
+   * read nor the projector's checkpoint goes over it again: on a server shared with other applications or
+   * system projections that stretch is most of $all.
    */
-  async readAll({ after: from, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
+  async readAll({ after, limit, signal }: ReadAllOptions): Promise<ReadAllPage> {
     const found: RecordedEvent[] = [];
-    const floor = from === null ? null : unpackPosition(from);
-    let cursor: Position | null = floor && floor.commit > 0n ? floor : null;
+    const floor = after === null ? -1n : checkpointPosition(after);
+    let cursor = this.gap.resumeFrom(floor);
+    let scanned: bigint | null = null;
     for (;;) {
-      const start: ReadPosition = cursor ?? START;
+      const start: ReadPosition = cursor < 0n ? START : unpackPosition(cursor);
       let raw = 0;
       const page = this.client.readAll({ fromPosition: start, maxCount: READ_PAGE, direction: FORWARDS });
+      const abort = () => void page.cancel();
+      signal?.addEventListener('abort', abort);
       try {
         for await (const resolved of page) {
           raw += 1;
           const event = resolved.event;
-          if (!event) continue;
-          if (cursor && !isAfter(event.position, cursor)) continue;
-          cursor = event.position;
-          if (floor && !isAfter(event.position, floor)) continue;
-          if (!event.streamId.startsWith(STREAM_PREFIX)) continue;
-          found.push(toRecorded(event, packPosition(event.position)));
+          if (!event?.position) continue;
+          const position = packPosition(event.position);
+          if (position <= cursor) continue;
+          cursor = position;
+          scanned = position;
+          if (position <= floor || !event.streamId.startsWith(STREAM_PREFIX)) continue;
+          found.push(toRecorded(event, position));
           if (found.length >= limit) break;
         }
       } catch (error) {
-        return unavailable(error);
+        throw translateEsdbError(error);
+      } finally {
+        signal?.removeEventListener('abort', abort);
       }
+      if (signal?.aborted) throw new EventStoreUnavailableError('EventStoreDB: read cancelled');
       if (found.length >= limit) {
         await page.cancel();
         return found;
       }
-      if (raw < READ_PAGE) return found;
+      if (raw < READ_PAGE) break;
     }
+    const last = found.at(-1)?.position ?? floor;
+    if (scanned !== null && scanned > last) this.gap.scanned(last, scanned);
+    return Object.assign(found, { scannedTo: this.gap.endFrom(last) ?? last });
+  }
+
+  /** Per-account reads through the account streams (esdb-account-index.ts), not $all. */
+  readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
+    return this.accounts.readAccountEvents(accountId);
   }
 
   onAppend(listener: () => void): () => void {

@@ -19,3 +19,14 @@ export function unpackPosition(position: bigint): Position {
 
 /** True when `a` comes after `b` in $all. */
 export const isAfter = (a: Position, b: Position): boolean => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
+
+/**
+ * A stored checkpoint as a full position. Checkpoints kept before positions were full ones hold the commit
+ * position alone (the commit half is then 0). On a 24.10 server every event is its own committed record,
+ * its commit position equal to its prepare position (EventStore/EventStore v24.10.0
+ * src/EventStore.Core/Services/Storage/StorageChaser.cs), so such a value C is exactly position (C, C).
+ */
+export function checkpointPosition(value: bigint): bigint {
+  const { commit, prepare } = unpackPosition(value);
+  return commit === 0n && prepare > 0n ? packPosition({ commit: prepare, prepare }) : value;
+}

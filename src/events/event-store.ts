@@ -25,6 +25,8 @@ export interface RecordedEvent {
   readonly data: unknown;
   readonly metadata: unknown;
   readonly recordedAt: string;
+  /** Set when the stored bytes could not be decoded (data is then null): the reason, for parking it. */
+  readonly undecodable?: string;
 }
 
 export interface AppendResult {
@@ -38,7 +40,16 @@ export interface ReadAllOptions {
   /** Exclusive: events after this position. `null` reads from the start. */
   readonly after: bigint | null;
   readonly limit: number;
+  /** Cancels the read (a caller that stopped waiting); it then rejects. */
+  readonly signal?: AbortSignal;
 }
+
+/**
+ * A page of the log. `scannedTo`, when given, is the position up to which the store looked: no event of
+ * the page's kind lies between the page's last event and it (a log shared with other streams), so a reader
+ * may move its checkpoint there.
+ */
+export type ReadAllPage = readonly RecordedEvent[] & { readonly scannedTo?: bigint };
 
 export interface ReadStreamOptions {
   /** Exclusive: only the events after this revision. Absent: from the stream's first event. */
@@ -50,7 +61,7 @@ export interface EventStore {
   /** The stream's events in revision order; an empty array for a stream that does not exist. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
   /** A page of the global log in position order. */
-  readAll(options: ReadAllOptions): Promise<readonly RecordedEvent[]>;
+  readAll(options: ReadAllOptions): Promise<ReadAllPage>;
   /**
    * Calls `listener` whenever events may have been appended, by this process or another one sharing the
    * store. It is a hint to read again, not a delivery; returns a function that stops listening.
@@ -78,6 +89,15 @@ export class ConcurrencyError extends Error {
 
 export class EventStoreUnavailableError extends Error {
   override readonly name = 'EventStoreUnavailableError';
+
+  /** `access_denied`: the store answers but refuses this service's credentials, which no retry fixes. */
+  constructor(
+    message: string,
+    readonly reason: 'unreachable' | 'access_denied' = 'unreachable',
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 /**

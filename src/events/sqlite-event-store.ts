@@ -26,9 +26,9 @@ async function reading<T>(call: () => T): Promise<T> {
   try {
     return await retryWhileBusy(call);
   } catch (error) {
-    if (isSqliteUnavailable(error)) throw new EventStoreUnavailableError(`event store (SQLite): ${(error as Error).message}`, { cause: error });
+    if (isSqliteUnavailable(error)) throw new EventStoreUnavailableError(`event store (SQLite): ${(error as Error).message}`, 'unreachable', { cause: error });
     if (error instanceof TypeError && /database connection is not open/.test(error.message)) {
-      throw new EventStoreUnavailableError('event store (SQLite): the store is closed', { cause: error });
+      throw new EventStoreUnavailableError('event store (SQLite): the store is closed', 'unreachable', { cause: error });
     }
     throw error;
   }

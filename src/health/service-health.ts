@@ -15,6 +15,7 @@ export type HealthProblem =
   | { readonly reason: 'event_store_unreachable'; readonly error: string }
   /** Reads work but appends fail: a full or read-only disk, I/O errors, a write lock held elsewhere. */
   | { readonly reason: 'event_store_unwritable'; readonly error: string }
+  | { readonly reason: 'event_store_access_denied'; readonly error: string; readonly detail: string }
   | { readonly reason: 'read_store_unreachable'; readonly error: string }
   | { readonly reason: 'account_store_unreachable'; readonly error: string }
   | {
@@ -45,6 +46,8 @@ export interface HealthReport {
     readonly lagSeconds: number | null;
     readonly leaseHolder: string | null;
     readonly parkedEvents: number | null;
+    /** Where the last parked commit ended in the log: what `projections parked` and `events` show more of. */
+    readonly lastParkedPosition: string | null;
   };
   /** Present in processes that run a projector. */
   readonly leader?: boolean;
@@ -68,14 +71,19 @@ export interface HealthDeps {
   readonly now?: () => number;
 }
 
-type Settled<T> = { ok: true; value: T } | { ok: false; error: string };
+type Settled<T> = { ok: true; value: T } | { ok: false; error: string; accessDenied?: boolean };
 
 function settle<T>(promise: Promise<T>, timeoutMs: number): Promise<Settled<T>> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
     promise.then(
       (value) => resolve({ ok: true, value }),
-      (error: unknown) => resolve({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        resolve({
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+          accessDenied: (error as { reason?: unknown } | null)?.reason === 'access_denied',
+        }),
     );
     void promise.finally(() => clearTimeout(timer)).catch(() => {});
   });
@@ -125,13 +133,18 @@ export class ServiceHealth implements ProjectionSource {
     ]);
     // The first event not yet projected: proves the event store answers and gives the lag.
     const after = checkpoint.ok ? checkpoint.value : null;
-    const next = await settle(events.readAll({ after, limit: 1 }), timeout);
+    // A read that outlives the probe is cancelled, so probes cannot pile reads up on a slow store.
+    const next = await settle(events.readAll({ after, limit: 1, signal: AbortSignal.timeout(timeout) }), timeout);
     const now = this.now();
     const pending = next.ok && checkpoint.ok ? (next.value[0] ?? null) : undefined;
     const lagSeconds = pending === undefined ? null : pending === null ? 0 : Math.max(0, now - Date.parse(pending.recordedAt)) / 1000;
 
     const problems: HealthProblem[] = [];
-    if (!next.ok) problems.push({ reason: 'event_store_unreachable', error: next.error });
+    if (!next.ok && next.accessDenied) {
+      const detail =
+        "the event store refuses this service's credentials: it needs a user allowed to read $all and write the filter streams (on EventStoreDB an $admins member; see docs/production.md)";
+      problems.push({ reason: 'event_store_access_denied', error: next.error, detail });
+    } else if (!next.ok) problems.push({ reason: 'event_store_unreachable', error: next.error });
     const unwritable = writes.ok ? writes.value : writes.error;
     if (next.ok && unwritable !== null) problems.push({ reason: 'event_store_unwritable', error: unwritable });
     if (!checkpoint.ok) problems.push({ reason: 'read_store_unreachable', error: checkpoint.error });
@@ -160,11 +173,15 @@ export class ServiceHealth implements ProjectionSource {
         lagSeconds,
         leaseHolder: lease.ok && live(lease.value, now) ? lease.value!.owner : null,
         parkedEvents: parked.ok ? parked.value.length : null,
+        lastParkedPosition: parked.ok ? lastPosition(parked.value) : null,
       },
       ...(projector ? { leader: projector.isLeader, owner: projector.owner } : {}),
       staleWrites: staleWrites.total,
     };
   }
 }
+
+const lastPosition = (parked: readonly { readonly position: bigint }[]): string | null =>
+  parked.reduce<bigint | null>((last, { position }) => (last === null || position > last ? position : last), null)?.toString() ?? null;
 
 const live = (holder: LeaseHolder | null, now: number): boolean => holder !== null && holder.expiresAt > now;

@@ -46,7 +46,6 @@ for (const appendCall of ['BatchAppend', 'Append'] as const) {
       await standIn?.stop();
     });
     eventStoreContract(`EventStoreDB protocol stand-in (not a server), ${appendCall}`, () => ({
-      noIdempotentWrites: 'the stand-in does not deduplicate appends by event id yet (its rewrite to the server rules is another part of issue 23)',
       async open() {
         return EsdbEventStore.connect(standIn!.url);
       },

@@ -43,10 +43,12 @@ describe('the service on the EventStoreDB adapter, against the protocol stand-in
       const v1 = await api.get('/api/v1/filters');
       assert.equal(v1.body.length, 2 * (i + 1), 'every keyword of every acknowledged create is listed at once');
     }
-    const appends = standIn.log.events.filter((e) => e.stream.startsWith('filter-'));
+    // As on a 24.10 server, each event of an append is its own committed record (esdb-stand-in-log.ts).
+    const ours = standIn.log.events.filter((e) => e.stream.startsWith('filter-'));
+    assert.ok(ours.length >= 10);
     assert.ok(
-      appends.some((e, i) => i > 0 && e.commit === appends[i - 1]!.commit),
-      'the stand-in gave events of one append one commit position',
+      ours.every((e) => e.commit === e.prepare),
+      'every event has commit position == prepare position',
     );
   });
 });

@@ -74,9 +74,31 @@ describe('GET /health', () => {
         leader: true,
         owner: 'string',
         staleWrites: 0,
-        projection: { checkpoint: null, lagSeconds: 0, leaseHolder: true, parkedEvents: 0 },
+        projection: { checkpoint: null, lagSeconds: 0, leaseHolder: true, parkedEvents: 0, lastParkedPosition: null },
       },
     );
+  });
+
+  it('counts the events of a parked commit and names where it ended in the log', async () => {
+    const { service } = await serve({}, (batch) => {
+      if (batch.views.some((view) => view.title === 'poison')) throw new Error('cannot store this filter');
+    });
+    const accountId = newId();
+    const commit = filterCreated(accountId);
+    const [created] = commit.events;
+    const keywords = {
+      type: 'KeywordsUpdated',
+      data: { filterId: created!.data.filterId, keywords: [{ id: newId(), keyword: 'k', wholeWord: true }], updatedAt: created!.data.createdAt },
+      metadata: { ...created!.metadata, commitIndex: 1, commitSize: 2 },
+    };
+    const events = [{ ...created!, data: { ...created!.data, title: 'poison' }, metadata: { ...created!.metadata, commitSize: 2 } }, keywords];
+    const { position } = await service.stores.events.appendToStream(commit.stream, events, 'no_stream');
+    assert.equal(await service.projector!.waitFor(position, 60_000), true, 'parking moves the checkpoint past the commit');
+    const { status, body } = await health(service);
+    assert.equal(status, 200);
+    assert.equal(body.projection.parkedEvents, 2);
+    assert.equal(body.projection.lastParkedPosition, String(position));
+    assert.deepEqual(await service.stores.reads.listFilters(accountId), []);
   });
 
   it('answers 503 projection_failing with the position while a step keeps failing, counted in /metrics, and 200 once it moves', async () => {

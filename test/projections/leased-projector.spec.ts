@@ -6,15 +6,19 @@ import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
 import { FILTERS_LEASE, LeasedProjector } from '../../src/projections/runtime/leased-projector.ts';
 import { CheckpointCatchUp } from '../../src/projections/runtime/stored-checkpoint-catch-up.ts';
+import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { newOwner, retireOwner } from '../../src/shared/process-identity.ts';
+import { gate } from '../support/faulty-read-store.ts';
 import { InProcessBus } from '../support/in-process-bus.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
 /** Long enough never to expire during a test: renewals and takeovers are driven by `renew()`, not by time. */
 const LEASE_MS = 10 * 60_000;
+/** Longer than mocha's own time-out: a wait that only its time-out ends fails the test instead of passing. */
+const FOREVER_MS = 3_600_000;
 
 function created(accountId: string, title = 't') {
   const filterId = newId();
@@ -38,11 +42,11 @@ describe('Leased projector', () => {
   const connections: SqliteReadStore[] = [];
   const heard: string[] = [];
 
-  const projector = (owner?: string) => {
+  const projector = (owner?: string, wrap: (store: ManagedReadStore) => ManagedReadStore = (store) => store) => {
     const notifier = new InProcessBus();
     const connection = SqliteReadStore.inDataDir(dir);
     connections.push(connection);
-    const leased = new LeasedProjector(events, connection, notifier, {
+    const leased = new LeasedProjector(events, wrap(connection), notifier, {
       leaseMs: LEASE_MS,
       logger: silentLogger,
       autoRenew: false,
@@ -160,5 +164,60 @@ describe('Leased projector', () => {
     assert.equal(await reads.checkpoint(FILTERS_PROJECTION), second.position);
     await leader.announced(second.position);
     assert.equal(heard.length, 2, 'the swap repeats no announcement');
+  });
+
+  it('wakes a write that waits during a swap on its own commits after the swap, never by its time-out', async () => {
+    const accountId = newId();
+    const swapping = gate();
+    const release = gate();
+    const gated = (store: ManagedReadStore): ManagedReadStore =>
+      new Proxy(store, {
+        get(target, property) {
+          if (property === 'swapIn')
+            return async (generation: number) => {
+              swapping.open();
+              await release.promise;
+              return target.swapIn(generation);
+            };
+          const value = Reflect.get(target, property, target) as unknown;
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    const leader = projector('leader', gated);
+    await leader.start();
+    const generation = await reads.createGeneration();
+    await reads.markPending(generation);
+    const renewing = leader.renew();
+    await swapping.promise;
+    assert.equal(leader.isLeader, false, 'the projector is stopped while the swap runs');
+    const one = created(accountId, 'during the swap');
+    const appended = await events.appendToStream(filterStream(one.filterId), one.events, 'no_stream');
+    const waiting = leader.waitFor(appended.position, FOREVER_MS);
+    release.open();
+    await renewing;
+    assert.equal(await waiting, true);
+    assert.equal(await reads.currentGeneration(), generation);
+    assert.deepEqual(
+      (await reads.listFilters(accountId)).map((f) => f.title),
+      ['during the swap'],
+    );
+  });
+
+  it('wakes a write that waited while the lease was lost once this process projects again, never by its time-out', async () => {
+    const leader = projector('leader');
+    await leader.start();
+    assert.equal(await reads.takeOverLease(FILTERS_LEASE, 'leader', 'intruder', LEASE_MS), true);
+    await leader.renew();
+    assert.equal(leader.isLeader, false);
+    const accountId = newId();
+    const one = created(accountId);
+    const appended = await events.appendToStream(filterStream(one.filterId), one.events, 'no_stream');
+    // Released before the wait starts: that commit of another connection is not what wakes it.
+    await reads.releaseLease(FILTERS_LEASE, 'intruder');
+    const waiting = leader.waitFor(appended.position, FOREVER_MS);
+    await leader.renew();
+    assert.equal(leader.isLeader, true);
+    assert.equal(await waiting, true);
+    assert.equal((await reads.listFilters(accountId)).length, 1);
   });
 });

@@ -136,7 +136,7 @@ describe('Filter projector: batches, announcements after commit, poison events',
     assert.deepEqual(await reads.parkedEvents(FILTERS_PROJECTION), []);
   });
 
-  it('parks an event that keeps failing, logs its position, counts it, and keeps every other account moving', async () => {
+  it('parks a commit that keeps failing, whole, logs its position, counts it, and keeps every other account moving', async () => {
     const [alice, mallory, bob] = [newId(), newId(), newId()];
     const poisoned = newId();
     await append(alice);
@@ -152,10 +152,17 @@ describe('Filter projector: batches, announcements after commit, poison events',
     const records = await reads.parkedEvents(FILTERS_PROJECTION);
     assert.deepEqual(
       records.map((r) => [r.streamName, r.type, r.revision, r.error]),
-      [[filterStream(poisoned), 'FilterCreated', 0n, 'Error: cannot store this one']],
+      [
+        [filterStream(poisoned), 'FilterCreated', 0n, 'Error: cannot store this one'],
+        [filterStream(poisoned), 'KeywordsUpdated', 1n, 'Error: cannot store this one'],
+      ],
     );
-    assert.equal(records[0]!.position, bad - 1n, 'the event that failed, not its neighbours');
-    assert.deepEqual(parked, [1]);
+    assert.deepEqual(
+      records.map((r) => r.position),
+      [bad - 1n, bad],
+      'the commit that failed, whole, not its neighbours',
+    );
+    assert.deepEqual(parked, [2]);
     const line = lines.find((l) => /parked/.test(l.msg));
     assert.equal(line?.position, String(bad - 1n));
     assert.equal(line?.level, 50);
@@ -181,7 +188,8 @@ describe('Filter projector: batches, announcements after commit, poison events',
       stage: 'apply',
       position: String(position - 1n),
       error: 'ReadStoreUnavailableError: down',
-      failures: 3,
+      // Calls 1-4 failed: the batch is that one commit, so there is nothing to isolate.
+      failures: 4,
       since: 'x',
     });
     assert.deepEqual(parked, []);
@@ -220,8 +228,8 @@ describe('Filter projector: batches, announcements after commit, poison events',
       { policy: { ...QUICK, parkedInARowLimit: 2 } },
     );
     await stuck.promise;
-    assert.deepEqual(parked, [1, 1]);
-    assert.equal((await reads.parkedEvents(FILTERS_PROJECTION)).length, 2);
+    assert.deepEqual(parked, [2, 2], 'two commits of two events each');
+    assert.equal((await reads.parkedEvents(FILTERS_PROJECTION)).length, 4);
     assert.match(projector!.failure?.error ?? '', /every write fails/);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { status, type sendUnaryData, type ServerDuplexStream, type ServerReadableStream, type ServerUnaryCall } from '@grpc/grpc-js';
+import { Metadata, status, type sendUnaryData, type ServerDuplexStream, type ServerReadableStream, type ServerUnaryCall } from '@grpc/grpc-js';
 import type * as Streams from '@eventstore/db-client/generated/streams_pb.js';
 import type * as Shared from '@eventstore/db-client/generated/shared_pb.js';
 import type * as Features from '@eventstore/db-client/generated/serverfeatures_pb.js';
@@ -28,6 +28,29 @@ export interface Served {
   BatchAppend: number;
 }
 
+/**
+ * What the node answers a write with instead of taking it: a node that is starting, catching up or
+ * electing a leader is not ready, one whose queues are full is too busy (ClientMessage.NotHandled).
+ * `hold` keeps writes waiting until `release()`, so a deadline can pass.
+ */
+export interface WriteGate {
+  refuse: 'not_ready' | 'busy' | null;
+  held: Array<() => void> | null;
+  /** A secure node's access check (esdb-stand-in-security.ts): the error to answer with, or null. */
+  check?: (metadata: Metadata, stream: string) => Error | null;
+}
+
+/** ServerNotReady / ServerBusy of src/EventStore.Core/Services/Transport/Grpc/RpcExceptions.cs (v24.10.0). */
+const NOT_HANDLED_MESSAGE = { not_ready: 'Server Is Not Ready', busy: 'Server Is Too Busy' } as const;
+/** Streams.BatchAppend.cs (v24.10.0) words the same refusals a little differently. */
+const BATCH_NOT_HANDLED_MESSAGE = { not_ready: 'Server Is Not Ready', busy: 'Server Is Busy' } as const;
+
+/** Runs `write` now, or when the gate is released if writes are held. */
+function through(gate: WriteGate, write: () => void): void {
+  if (gate.held) gate.held.push(write);
+  else write();
+}
+
 type Proposed = Streams.AppendReq.ProposedMessage | Streams.BatchAppendReq.ProposedMessage;
 
 function toProposed(message: Proposed): ProposedEvent {
@@ -42,49 +65,76 @@ function toProposed(message: Proposed): ProposedEvent {
 }
 
 /** Streams.Append (client streaming): options first, then one proposed message per event. */
-export function append(log: StandInLog, served: Served) {
+export function append(log: StandInLog, served: Served, gate: WriteGate) {
   return (call: ServerReadableStream<Streams.AppendReq, Streams.AppendResp>, done: sendUnaryData<Streams.AppendResp>): void => {
     served.Append += 1;
     let options: Streams.AppendReq.Options | null = null;
     const proposed: ProposedEvent[] = [];
+    let late = false;
     call.on('data', (req: Streams.AppendReq) => {
+      // The call's deadline is the gRPC one: a server stops a call whose deadline has passed.
+      if (!late && Date.now() > Number(call.getDeadline())) {
+        late = true;
+        done({ code: status.DEADLINE_EXCEEDED, details: 'Deadline Exceeded' });
+      }
       if (req.hasOptions()) options = req.getOptions()!;
       const message = req.getProposedMessage();
       if (message) proposed.push(toProposed(message));
     });
-    call.on('end', () => {
-      if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
-      if (appendSize(proposed) > MAX_APPEND_SIZE) return done(appendTooLarge());
-      const expected: Expected = options.hasRevision()
-        ? { kind: 'revision', revision: BigInt(options.getRevision()) }
-        : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
-      const outcome = log.append(streamNameOf(options.getStreamIdentifier()), expected, proposed);
-      const response = new pb.AppendResp();
-      if (outcome.ok) {
-        // As the server does: the commit position in both halves, i.e. the position of the first event.
-        const at = outcome.commit.toString();
-        const position = new pb.AppendResp.Position().setCommitPosition(at).setPreparePosition(at);
-        return done(null, response.setSuccess(new pb.AppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position)));
-      }
-      // A wrong expected revision is answered inside AppendResp, not with a gRPC error status.
-      const wrong = new pb.AppendResp.WrongExpectedVersion();
-      if (outcome.current === null) wrong.setCurrentNoStream(new shared.Empty());
-      else wrong.setCurrentRevision(outcome.current.toString());
-      if (expected.kind === 'revision') wrong.setExpectedRevision(expected.revision.toString());
-      else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new shared.Empty());
-      else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new shared.Empty());
-      else wrong.setExpectedAny(new shared.Empty());
-      done(null, response.setWrongExpectedVersion(wrong));
-    });
+    call.on('end', () =>
+      through(gate, () => {
+        if (late) return;
+        if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
+        const denied = gate.check?.(call.metadata, streamNameOf(options.getStreamIdentifier()));
+        if (denied) return done(denied);
+        if (appendSize(proposed) > MAX_APPEND_SIZE) return done(appendTooLarge());
+        // Streams.Append.cs: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy(), status UNAVAILABLE.
+        if (gate.refuse) return done({ code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE[gate.refuse] });
+        // grpc-js ends a call whose deadline passed; a held write is then never made.
+        if (call.cancelled) return;
+        const expected: Expected = options.hasRevision()
+          ? { kind: 'revision', revision: BigInt(options.getRevision()) }
+          : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
+        const outcome = log.append(streamNameOf(options.getStreamIdentifier()), expected, proposed);
+        const response = new pb.AppendResp();
+        if (outcome.ok) {
+          // The last event's position; commit and prepare are equal (see esdb-stand-in-log.ts).
+          const at = outcome.position.toString();
+          const position = new pb.AppendResp.Position().setCommitPosition(at).setPreparePosition(at);
+          return done(null, response.setSuccess(new pb.AppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position)));
+        }
+        if (outcome.reason === 'stream_deleted') return done(streamDeleted(streamNameOf(options.getStreamIdentifier())));
+        // A wrong expected revision is answered inside AppendResp, not with a gRPC error status.
+        const wrong = new pb.AppendResp.WrongExpectedVersion();
+        if (outcome.current === null) wrong.setCurrentNoStream(new shared.Empty());
+        else wrong.setCurrentRevision(outcome.current.toString());
+        if (expected.kind === 'revision') wrong.setExpectedRevision(expected.revision.toString());
+        else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new shared.Empty());
+        else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new shared.Empty());
+        else wrong.setExpectedAny(new shared.Empty());
+        done(null, response.setWrongExpectedVersion(wrong));
+      }),
+    );
   };
+}
+
+/** RpcExceptions.StreamDeleted: FAILED_PRECONDITION with the exception named in the trailers. */
+function streamDeleted(stream: string) {
+  const metadata = new Metadata();
+  metadata.set('exception', 'stream-deleted');
+  metadata.set('stream-name', stream);
+  return { code: status.FAILED_PRECONDITION, details: `Event stream '${stream}' is deleted.`, metadata };
 }
 
 /**
  * Streams.BatchAppend (bidirectional, one call for many appends): requests carry a correlation id, the
- * options in the first, and the append happens at `is_final`. A wrong expected revision is answered
- * with a google.rpc.Status (ALREADY_EXISTS) whose details pack event_store.client.WrongExpectedVersion.
+ * options in the first, and the append happens at `is_final`. Errors are a google.rpc.Status in the
+ * response, as src/EventStore.Core/Services/Transport/Grpc/Streams.BatchAppend.cs and Status.cs (v24.10.0)
+ * build them: WrongExpectedVersion (ALREADY_EXISTS), StreamDeleted (NOT_FOUND), Timeout when the deadline
+ * passed (DEADLINE_EXCEEDED), and a NotHandled refusal with no code and an Empty detail, which the client
+ * cannot recognise and raises as UnknownError.
  */
-export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served: Served) {
+export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served: Served, gate: WriteGate) {
   return (call: ServerDuplexStream<Streams.BatchAppendReq, Streams.BatchAppendResp>): void => {
     open.add(call);
     const pending = new Map<string, { options: Streams.BatchAppendReq.Options; events: ProposedEvent[] }>();
@@ -92,6 +142,13 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
       const id = req.getCorrelationId()?.getString() ?? '';
       // As the server: a chunk whose write is not pending (refused as too large) is ignored.
       if (!pending.has(id) && !req.hasOptions()) return;
+      // Streams.BatchAppend.cs: a write whose deadline has already passed when its options arrive is
+      // answered Timeout at once, and its further chunks are ignored.
+      const first = req.getOptions();
+      if (!pending.has(id) && first?.hasDeadline() && first.getDeadline()!.toDate().getTime() < Date.now()) {
+        const late = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(first.getStreamIdentifier());
+        return void call.write(late.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
+      }
       const entry = pending.get(id) ?? { options: req.getOptions()!, events: [] };
       pending.set(id, entry);
       entry.events.push(...req.getProposedMessagesList().map(toProposed));
@@ -103,36 +160,69 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
       }
       if (!req.getIsFinal()) return;
       pending.delete(id);
-      served.BatchAppend += 1;
       const options = entry.options;
-      const expected: Expected = options.hasStreamPosition()
-        ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }
-        : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
-      const outcome = log.append(streamNameOf(options.getStreamIdentifier()), expected, entry.events);
-      const response = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
-      if (outcome.ok) {
-        const at = outcome.commit.toString();
-        const position = new shared.AllStreamPosition().setCommitPosition(at).setPreparePosition(at);
-        response.setSuccess(new pb.BatchAppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position));
-      } else {
-        const wrong = new shared.WrongExpectedVersion();
-        if (outcome.current === null) wrong.setCurrentNoStream(new Empty());
-        else wrong.setCurrentStreamRevision(outcome.current.toString());
-        if (expected.kind === 'revision') wrong.setExpectedStreamPosition(expected.revision.toString());
-        else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new Empty());
-        else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new Empty());
-        else wrong.setExpectedAny(new Empty());
-        const details = new Any();
-        details.pack(wrong.serializeBinary(), 'event_store.client.WrongExpectedVersion');
-        response.setError(new rpc.Status().setCode(ALREADY_EXISTS).setMessage('WrongExpectedVersion').setDetails(details));
-      }
-      call.write(response);
+      const deadline = options.hasDeadline() ? options.getDeadline()!.toDate().getTime() : Infinity;
+      const timeout = () => new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
+      // Streams.BatchAppend.cs: a write still pending at its deadline is answered Status.Timeout then, and dropped.
+      let timedOut = false;
+      const timer = Number.isFinite(deadline)
+        ? setTimeout(
+            () => {
+              timedOut = true;
+              call.write(timeout().setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
+            },
+            Math.max(0, deadline - Date.now()),
+          )
+        : null;
+      through(gate, () => {
+        if (timer) clearTimeout(timer);
+        if (timedOut) return;
+        const response = timeout();
+        const stream = streamNameOf(options.getStreamIdentifier());
+        if (gate.refuse) return void call.write(response.setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[gate.refuse], new Empty(), 'google.protobuf.Empty')));
+        if (Date.now() > deadline)
+          return void call.write(response.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
+        // Status.AccessDenied (Status.cs): PERMISSION_DENIED with an AccessDenied detail.
+        if (gate.check?.(call.metadata, stream))
+          return void call.write(
+            response.setError(failure(status.PERMISSION_DENIED, 'AccessDenied', new shared.AccessDenied(), 'event_store.client.AccessDenied')),
+          );
+        served.BatchAppend += 1;
+        const expected: Expected = options.hasStreamPosition()
+          ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }
+          : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
+        const outcome = log.append(stream, expected, entry.events);
+        if (outcome.ok) {
+          const at = outcome.position.toString();
+          const position = new shared.AllStreamPosition().setCommitPosition(at).setPreparePosition(at);
+          response.setSuccess(new pb.BatchAppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position));
+        } else if (outcome.reason === 'stream_deleted') {
+          const deleted = new shared.StreamDeleted().setStreamIdentifier(options.getStreamIdentifier());
+          response.setError(failure(status.NOT_FOUND, 'StreamDeleted', deleted, 'event_store.client.StreamDeleted'));
+        } else {
+          const wrong = new shared.WrongExpectedVersion();
+          if (outcome.current === null) wrong.setCurrentNoStream(new Empty());
+          else wrong.setCurrentStreamRevision(outcome.current.toString());
+          if (expected.kind === 'revision') wrong.setExpectedStreamPosition(expected.revision.toString());
+          else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new Empty());
+          else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new Empty());
+          else wrong.setExpectedAny(new Empty());
+          response.setError(failure(ALREADY_EXISTS, 'WrongExpectedVersion', wrong, 'event_store.client.WrongExpectedVersion'));
+        }
+        call.write(response);
+      });
     });
     call.on('end', () => {
       open.delete(call);
       call.end();
     });
   };
+}
+
+function failure(code: number, message: string, detail: { serializeBinary(): Uint8Array }, typeName: string): Rpc.Status {
+  const details = new Any();
+  details.pack(detail.serializeBinary(), typeName);
+  return new rpc.Status().setCode(code).setMessage(message).setDetails(details);
 }
 
 /** ServerFeatures.GetSupportedMethods, naming BatchAppend the way a 21.10+ server does. */

@@ -1,9 +1,22 @@
 /**
- * The transaction log behind the EventStoreDB protocol STAND-IN (not a server): an in-memory $all with
- * the position rules a real EventStoreDB follows for an append (one implicit transaction):
- * - every event is a prepare record at a growing byte offset in the log (its prepare position);
- * - all events of one append share one commit position, the offset of the append's first prepare;
- * - $all is ordered by (commit, prepare); an append is answered with (commit, commit), the first event.
+ * The transaction log behind the EventStoreDB protocol STAND-IN (not a server): an in-memory $all with the
+ * rules an EventStoreDB 24.10 server follows (sources: EventStore/EventStore at v24.10.0):
+ * - every event of an append is written as its own committed prepare record at a growing byte offset, so
+ *   its commit position equals its prepare position
+ *   (src/EventStore.Core/Services/Storage/StorageWriterService.cs, WritePrepareWithRetry with
+ *   PrepareFlags.IsCommitted; src/EventStore.Core/Services/Storage/StorageChaser.cs commits such a prepare
+ *   at its own position);
+ * - an append is answered with the last event's position (src/EventStore.Core/Messages/ClientMessage
+ *   WriteEventsCompleted, sent by src/EventStore.Core/Services/RequestManager/Managers/WriteEvents.cs with
+ *   the commit and prepare position of the last prepare);
+ * - $all is ordered by (commit, prepare) and a read must start at a record boundary or the end
+ *   (src/EventStore.Core/Services/Storage/ReaderIndex/AllReader.cs: ReadAllResult.InvalidPosition);
+ * - an append whose event ids were already written at that place is idempotent: answered with the first
+ *   write's result and nothing is written; ids that match only in part are a WrongExpectedVersion
+ *   (src/EventStore.Core/Services/Storage/ReaderIndex/IndexWriter.cs, CheckCommit: Idempotent,
+ *   CorruptedIdempotency);
+ * - a tombstoned stream refuses appends and reads with StreamDeleted
+ *   (src/EventStore.Core/Services/Transport/Grpc/Streams.Delete.cs, Streams.Tombstone).
  * Records take a plausible number of bytes, so positions are neither 0, 1, 2 nor one apart.
  */
 export interface StoredEvent {
@@ -30,7 +43,10 @@ export interface ProposedEvent {
 
 export type Expected = { readonly kind: 'any' | 'no_stream' | 'stream_exists' } | { readonly kind: 'revision'; readonly revision: bigint };
 
-export type AppendOutcome = { readonly ok: true; readonly revision: bigint; readonly commit: bigint } | { readonly ok: false; readonly current: bigint | null };
+export type AppendOutcome =
+  | { readonly ok: true; readonly revision: bigint; readonly position: bigint }
+  | { readonly ok: false; readonly reason: 'wrong_expected_version'; readonly current: bigint | null }
+  | { readonly ok: false; readonly reason: 'stream_deleted' };
 
 export interface LogPosition {
   readonly commit: bigint;
@@ -39,13 +55,17 @@ export interface LogPosition {
 
 /** Bytes a prepare record takes besides its payload (header, ids, type, timestamps). */
 const RECORD_OVERHEAD = 97n;
+/** The type of the record a hard delete writes (SystemEventTypes.StreamDeleted). */
+export const TOMBSTONE_TYPE = '$streamDeleted';
 
 export const atOrAfter = (event: StoredEvent, from: LogPosition) =>
   event.commit > from.commit || (event.commit === from.commit && event.prepare >= from.prepare);
 
 export class StandInLog {
   readonly events: StoredEvent[] = [];
-  private readonly heads = new Map<string, bigint>();
+  private readonly streams = new Map<string, StoredEvent[]>();
+  private readonly tombstoned = new Set<string>();
+  private readonly byId = new Map<string, StoredEvent>();
   private readonly listeners = new Set<(appended: readonly StoredEvent[]) => void>();
   private offset = 0n;
 
@@ -63,36 +83,123 @@ export class StandInLog {
   }
 
   head(stream: string): bigint | null {
-    return this.heads.get(stream) ?? null;
+    return this.streams.get(stream)?.at(-1)?.revision ?? null;
+  }
+
+  /** The stream's events from `from` on; an index lookup, as the server's stream reads are. */
+  stream(stream: string, from: bigint): readonly StoredEvent[] {
+    const events = this.streams.get(stream) ?? [];
+    const first = events[0]?.revision ?? 0n;
+    return events.slice(Math.max(0, Number(from - first)));
+  }
+
+  isDeleted(stream: string): boolean {
+    return this.tombstoned.has(stream);
+  }
+
+  /** Where the log ends: the position the next record will take. */
+  get end(): bigint {
+    return this.offset;
+  }
+
+  /** Index of the first record at or after `from`; null when `from` is inside a record (InvalidPosition). */
+  indexAt(from: LogPosition): number | null {
+    let low = 0;
+    let high = this.events.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (atOrAfter(this.events[middle]!, from)) high = middle;
+      else low = middle + 1;
+    }
+    const found = this.events[low];
+    if (from.commit !== from.prepare) return null;
+    if (found ? found.prepare === from.prepare : from.prepare === this.offset) return low;
+    return null;
   }
 
   append(stream: string, expected: Expected, proposed: readonly ProposedEvent[]): AppendOutcome {
+    if (this.tombstoned.has(stream)) return { ok: false, reason: 'stream_deleted' };
     const current = this.head(stream);
+    const repeated = this.idempotent(stream, expected, proposed);
+    if (repeated) return repeated;
     const ok =
       expected.kind === 'any' ||
       (expected.kind === 'no_stream' && current === null) ||
       (expected.kind === 'stream_exists' && current !== null) ||
       (expected.kind === 'revision' && current === expected.revision);
-    if (!ok) return { ok: false, current };
-    const commit = this.offset;
-    const created = BigInt(Date.now()) * 10_000n;
-    let revision = current ?? -1n;
-    const appended: StoredEvent[] = [];
-    for (const event of proposed) {
-      revision += 1n;
-      const stored = { ...event, stream, revision, commit, prepare: this.offset, created };
-      this.offset += RECORD_OVERHEAD + BigInt(stream.length + event.type.length + event.data.length + event.customMetadata.length);
-      appended.push(stored);
-    }
-    this.events.push(...appended);
-    this.heads.set(stream, revision);
+    if (!ok) return { ok: false, reason: 'wrong_expected_version', current };
+    if (proposed.length === 0) return { ok: true, revision: current ?? -1n, position: this.offset };
+    const appended = proposed.map((event) => this.write(stream, event));
     for (const listener of [...this.listeners]) listener(appended);
-    return { ok: true, revision, commit };
+    const last = appended.at(-1)!;
+    return { ok: true, revision: last.revision, position: last.prepare };
+  }
+
+  /** A hard delete: a tombstone record, after which the stream takes no appends and cannot be read. */
+  tombstone(stream: string): void {
+    const record = this.write(stream, {
+      id: crypto.randomUUID(),
+      type: TOMBSTONE_TYPE,
+      contentType: 'application/octet-stream',
+      data: new Uint8Array(),
+      customMetadata: new Uint8Array(),
+    });
+    this.tombstoned.add(stream);
+    for (const listener of [...this.listeners]) listener([record]);
   }
 
   /** Calls `listener` with the events of every append from now on; returns a function that stops it. */
   watch(listener: (appended: readonly StoredEvent[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private write(stream: string, event: ProposedEvent): StoredEvent {
+    const events = this.streams.get(stream) ?? [];
+    this.streams.set(stream, events);
+    const at = this.offset;
+    const stored: StoredEvent = {
+      ...event,
+      stream,
+      revision: (events.at(-1)?.revision ?? -1n) + 1n,
+      commit: at,
+      prepare: at,
+      created: BigInt(Date.now()) * 10_000n,
+    };
+    this.offset += RECORD_OVERHEAD + BigInt(stream.length + event.type.length + event.data.length + event.customMetadata.length);
+    events.push(stored);
+    this.events.push(stored);
+    this.byId.set(stored.id, stored);
+    return stored;
+  }
+
+  private streamIndexOf(stream: string, id: string): number {
+    const found = this.byId.get(id);
+    return found?.stream === stream ? Number(found.revision) : -1;
+  }
+
+  /**
+   * IndexWriter.CheckCommit: when the first proposed id is already in the stream where the expected
+   * revision puts it (or anywhere, for `any`), the append was made before. All ids in place: the first
+   * write's result. Only some: CorruptedIdempotency, answered as WrongExpectedVersion.
+   */
+  private idempotent(stream: string, expected: Expected, proposed: readonly ProposedEvent[]): AppendOutcome | null {
+    const events = this.streams.get(stream);
+    if (!events || proposed.length === 0) return null;
+    const start =
+      expected.kind === 'revision'
+        ? Number(expected.revision + 1n)
+        : expected.kind === 'no_stream'
+          ? 0
+          : expected.kind === 'any'
+            ? this.streamIndexOf(stream, proposed[0]!.id)
+            : -1;
+    if (start < 0 || events[start]?.id !== proposed[0]!.id) return null;
+    const written = events.slice(start, start + proposed.length);
+    if (written.length === proposed.length && written.every((e, i) => e.id === proposed[i]!.id)) {
+      const last = written.at(-1)!;
+      return { ok: true, revision: last.revision, position: last.prepare };
+    }
+    return { ok: false, reason: 'wrong_expected_version', current: this.head(stream) };
   }
 }

@@ -2,10 +2,7 @@ import type { RecordedEvent } from '../../events/event-store.ts';
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
 import { filterIdOfStream, type EventMetadata } from '../../events/filter-events.ts';
 import type { Announcement } from '../../notifications/notifier.ts';
-
-/** An event written before commits were recorded is a commit of its own. */
-const endsCommit = (metadata: Partial<EventMetadata> | null): boolean =>
-  typeof metadata?.commitIndex !== 'number' || metadata.commitIndex === (metadata.commitSize ?? 1) - 1;
+import { endsCommit } from '../runtime/commit-boundary.ts';
 
 /** What a page ending inside a commit passes on to the next: whether an event of that commit was parked. */
 export interface CommitCarry {
@@ -30,7 +27,7 @@ export function announcementsIn(
     if (filterIdOfStream(event.streamName) === null) continue;
     const metadata = event.metadata as Partial<EventMetadata> | null;
     parkedInCommit ||= skipped.has(event.position);
-    if (!endsCommit(metadata)) continue;
+    if (!endsCommit(event)) continue;
     const parked = parkedInCommit;
     parkedInCommit = false;
     if (parked || typeof metadata?.accountId !== 'string') continue;

@@ -134,9 +134,10 @@ export class Announcer {
   private async step(): Promise<boolean> {
     const upTo = await this.reads.checkpoint(FILTERS_PROJECTION);
     if (upTo === null || (this.position !== null && this.position >= upTo)) return false;
-    const page = (await this.events.readAll({ after: this.position, limit: this.options.pageSize ?? 256 })).filter((e) => e.position <= upTo);
+    const read = await this.events.readAll({ after: this.position, limit: this.options.pageSize ?? 256 });
+    const page = read.filter((e) => e.position <= upTo);
     const last = page.at(-1);
-    if (!last) return false;
+    if (!last) return this.skipScanned(read.scannedTo, upTo);
     const parked = await this.parkedPositions();
     const carry = { ...this.carry };
     for (const announcement of announcementsIn(page, parked, carry)) {
@@ -152,6 +153,20 @@ export class Announcer {
     this.carry = carry;
     await this.persist();
     return true;
+  }
+
+  /**
+   * Nothing of ours up to the read models' checkpoint, but the store looked further (other streams'
+   * events in a shared EventStoreDB): move over what it scanned, never past the read models, so neither
+   * this loop nor a restarted announcer reads that stretch again.
+   */
+  private async skipScanned(scannedTo: bigint | undefined, upTo: bigint): Promise<boolean> {
+    if (scannedTo === undefined) return false;
+    const to = scannedTo < upTo ? scannedTo : upTo;
+    if (this.position !== null && to <= this.position) return false;
+    this.moved(to);
+    await this.persist();
+    return false;
   }
 
   /** Commits the projection parked are not shown by the read models: nothing to announce for them. */

@@ -1,9 +1,10 @@
 import type { RecordedEvent } from '../../events/event-store.ts';
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
-import { filterIdOfStream, type EventMetadata } from '../../events/filter-events.ts';
+import { filterIdOfStream } from '../../events/filter-events.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { projectFilter, type FilterView } from '../fold/filter-view.ts';
 import type { ParkedEvent, ReadStore } from '../stores/read-store.ts';
+import { endsCommit } from './commit-boundary.ts';
 import { ViewCache, type ViewCacheBounds } from './view-cache.ts';
 
 /** What one stored batch asks of the caller once it has committed. */
@@ -25,6 +26,16 @@ interface Slot {
   changed: boolean;
 }
 
+/** How a batch that nobody reads yet is stored in several short transactions. */
+export interface StoreInChunks {
+  /** Views per transaction, at most. */
+  readonly views: number;
+  /** The checkpoint every transaction but the last stores: a position before the batch's first event. */
+  readonly resumeFrom: bigint;
+  /** Runs between two transactions: lets others take the write lock. */
+  readonly pause: () => Promise<void>;
+}
+
 /** Events folded but not stored yet: one read-model transaction in the making, over one or more pages of the log. */
 export class PendingBatch {
   /**
@@ -39,10 +50,14 @@ export class PendingBatch {
   last: bigint | null = null;
 }
 
-const endsCommit = (metadata: unknown): boolean => {
-  const m = metadata as Partial<EventMetadata> | null;
-  return typeof m?.commitIndex !== 'number' || m.commitIndex === (m.commitSize ?? 1) - 1;
-};
+/** An event whose stored bytes could not be decoded: it cannot be folded, so it is parked. */
+export class UndecodableEventError extends Error {
+  override readonly name = 'UndecodableEventError';
+
+  constructor(event: RecordedEvent) {
+    super(`event ${event.eventId} (${event.type}) in ${event.streamName} cannot be decoded: ${event.undecodable}`);
+  }
+}
 
 /**
  * The one way events reach a read model, for the live projector and for rebuilds alike: folds pages of
@@ -79,6 +94,7 @@ export class BatchProjection {
     for (let i = 0; i < events.length; i += 1) {
       const slot = slots[i] ?? null;
       const recorded = events[i]!;
+      if (slot !== null && recorded.undecodable !== undefined) throw new UndecodableEventError(recorded);
       const event = slot === null ? null : readFilterEvent(recorded);
       if (slot === null || event === null) continue;
       const before = slot.view;
@@ -95,14 +111,20 @@ export class BatchProjection {
         if (!slot.changed) pending.changed += 1;
         slot.changed = true;
       }
-      if (endsCommit(recorded.metadata)) announcements.push(after.accountId);
+      if (endsCommit(recorded)) announcements.push(after.accountId);
     }
     pending.events += events.length;
     pending.last = events.at(-1)?.position ?? pending.last;
   }
 
-  /** Stores the folded views and the checkpoint (the last folded position) as one transaction. */
-  async commit(pending: PendingBatch, parked: readonly ParkedEvent[] = []): Promise<AppliedBatch> {
+  /**
+   * Stores the folded views and the checkpoint (the last folded position) as one transaction, or, given
+   * `chunks`, as several transactions of at most `chunks.views` views, pausing between them. Only a
+   * generation nobody reads yet may be stored in chunks: every chunk but the last keeps the checkpoint
+   * at `chunks.resumeFrom` (before the batch), so a crash midway replays the batch, and the fold skips
+   * what is already stored.
+   */
+  async commit(pending: PendingBatch, parked: readonly ParkedEvent[] = [], chunks?: StoreInChunks): Promise<AppliedBatch> {
     const position = pending.last;
     if (position === null) throw new RangeError('an empty batch');
     const views: FilterView[] = [];
@@ -112,9 +134,23 @@ export class BatchProjection {
       views.push(slot.view);
       previous.set(slot.filterId, slot.previous);
     }
-    await this.reads.applyBatch({ projection: this.projection, position, views, parked, previous });
-    for (const view of views) this.cache.remember(view);
+    const size = chunks ? Math.max(1, chunks.views) : Infinity;
+    let from = 0;
+    for (; from + size < views.length; from += size) {
+      const chunk = views.slice(from, from + size);
+      await this.reads.applyBatch({ projection: this.projection, position: chunks!.resumeFrom, views: chunk, previous });
+      for (const view of chunk) this.cache.remember(view);
+      await chunks!.pause();
+    }
+    const last = from === 0 ? views : views.slice(from);
+    await this.reads.applyBatch({ projection: this.projection, position, views: last, parked, previous });
+    for (const view of last) this.cache.remember(view);
     return { position, announcements: pending.announcements, events: pending.events, views: views.length };
+  }
+
+  /** Moves the checkpoint over a stretch of the log that holds none of this projection's events. */
+  async skipTo(position: bigint): Promise<void> {
+    await this.reads.applyBatch({ projection: this.projection, position, views: [], parked: [] });
   }
 
   /** Stores only parked events and moves the checkpoint past them. */

@@ -24,6 +24,8 @@ export const FILL_POLICY: RunnerPolicy = {
   pageSize: 4096,
   batchSize: 1_048_576,
   maxViews: 200_000,
+  viewsPerTransaction: 512,
+  pauseBetweenTransactionsMs: 10,
   cache: { views: Infinity, bytes: FILL_CACHE_BYTES },
 };
 

@@ -6,6 +6,7 @@ import { isDeadPredecessor, newOwner, retireOwner } from '../../shared/process-i
 import { Announcer, type AnnouncerObserver } from '../announcer/announcer.ts';
 import type { ManagedReadStore } from '../stores/managed-read-store.ts';
 import { fillGeneration } from './fill-generation.ts';
+import { LocalProgress } from './local-progress.ts';
 import { FILTERS_PROJECTION, FilterProjector } from './filter-projector.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import type { RunnerPolicy, StepFailure } from './projection-runner.ts';
@@ -45,6 +46,7 @@ export class LeasedProjector implements CatchUp {
   private validUntil = 0;
   private stopped = false;
   private readonly fallback: CatchUp;
+  private readonly progress = new LocalProgress();
 
   constructor(
     private readonly events: EventStore,
@@ -53,7 +55,7 @@ export class LeasedProjector implements CatchUp {
     private readonly options: LeasedProjectorOptions,
   ) {
     this.owner = options.owner ?? newOwner();
-    this.fallback = new CheckpointCatchUp(reads);
+    this.fallback = new CheckpointCatchUp(reads, undefined, this.progress);
   }
 
   /** True while this process projects: from taking the lease until it is lost, given up or stopped. */
@@ -164,7 +166,10 @@ export class LeasedProjector implements CatchUp {
               ...(this.options.announcerObserver ? { observer: this.options.announcerObserver } : {}),
             }),
         );
-        const onStored = () => announcers.forEach((announcer) => announcer.poke());
+        const onStored = () => {
+          announcers.forEach((announcer) => announcer.poke());
+          this.progress.tell();
+        };
         const projector = new FilterProjector(this.events, this.reads, { logger, observer, onStored, ...(policy ? { policy } : {}) });
         // Announcers first: one that never ran starts where the read models stand, before the projector moves them.
         try {
@@ -191,6 +196,7 @@ export class LeasedProjector implements CatchUp {
       ...(this.options.observer ? { observer: this.options.observer } : {}),
     });
     const swapped = await this.reads.swapIn(generation);
+    this.progress.tell();
     this.options.logger.info({ generation, caughtUp, swapped }, swapped ? 'rebuilt read models swapped in' : 'pending generation was replaced meanwhile');
   }
 
@@ -205,5 +211,7 @@ export class LeasedProjector implements CatchUp {
     this.running = [];
     await Promise.all(announcers.map((announcer) => announcer.stop()));
     await projector?.stop();
+    // Its waiters now wait on the stored checkpoint, which whoever projects next moves.
+    this.progress.tell();
   }
 }

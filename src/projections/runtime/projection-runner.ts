@@ -1,34 +1,14 @@
-import type { EventStore, RecordedEvent } from '../../events/event-store.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { EventStore, ReadAllPage, RecordedEvent } from '../../events/event-store.ts';
 import { EventStoreUnavailableError } from '../../events/event-store.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
-import { BatchProjection, PendingBatch, type AppliedBatch } from './batch-projection.ts';
+import { BatchProjection, PendingBatch, type AppliedBatch, type StoreInChunks } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
-import type { ViewCacheBounds } from './view-cache.ts';
+import { endsCommit, readRestOfCommit, throughFirstCommitEnd } from './commit-boundary.ts';
+import { DEFAULT_POLICY, type RunnerPolicy } from './runner-policy.ts';
 
-export interface RunnerPolicy {
-  /** Events per read-model transaction, at most (a commit read whole may pass it). */
-  readonly batchSize: number;
-  /** Events per read of the log; the batch size when not given. */
-  readonly pageSize?: number;
-  /** Changed views after which a batch is stored even before it has `batchSize` events: bounds how long its transaction takes. */
-  readonly maxViews?: number;
-  /** The views kept from batch to batch, so they are not read back from the read model; the live bounds when not given. */
-  readonly cache?: ViewCacheBounds;
-  /** Tries of one commit on its own before it is parked (only for errors that are not unavailability). */
-  readonly attemptsBeforeParking: number;
-  /** Parked commits in a row, with no view stored between them, after which parking stops: that looks systemic. */
-  readonly parkedInARowLimit: number;
-  /** Pause before the next try after `failures` failures in a row. */
-  readonly retryDelayMs: (failures: number) => number;
-}
-
-export const DEFAULT_POLICY: RunnerPolicy = {
-  batchSize: 512,
-  attemptsBeforeParking: 5,
-  parkedInARowLimit: 10,
-  retryDelayMs: (failures) => Math.min(5000, 100 * 2 ** Math.max(0, failures - 1)),
-};
+export { DEFAULT_POLICY, type RunnerPolicy } from './runner-policy.ts';
 
 /** Why projection is not moving: what /health reports and the log says. */
 export interface StepFailure {
@@ -53,11 +33,11 @@ const isUnavailable = (error: unknown) => error instanceof Error && UNAVAILABLE.
 const LOG_AGAIN_MS = 30_000;
 
 /**
- * Moves one projection through the log, a batch at a time, from a checkpoint. A batch that fails is
- * retried commit by commit, so one bad commit cannot hold back the others in its batch. A commit that
- * keeps failing for a reason other than an unreachable store is parked after bounded retries: recorded
- * with the checkpoint past it, logged with its position and counted, so every other account keeps
- * moving. An unreachable store is never a reason to park: the runner waits for it, retrying with back-off.
+ * Moves one projection through the log, a batch of whole commits at a time, from a checkpoint. A batch
+ * that fails is retried commit by commit, so one bad commit cannot hold back the others in its batch. A
+ * commit that keeps failing for a reason other than an unreachable store is parked whole after bounded
+ * retries (none of its events applied): recorded with the checkpoint past it, logged with its position
+ * and counted, so every other account keeps moving. An unreachable store is never a reason to park: the runner waits for it, retrying with back-off.
  */
 export class ProjectionRunner {
   private readonly batches: BatchProjection;
@@ -88,55 +68,87 @@ export class ProjectionRunner {
 
   /**
    * Reads what follows the checkpoint (never past `upTo`), a page at a time up to the batch size, and
-   * stores it as one batch: one read-model transaction with the checkpoint at its end. `onPage` hears
-   * of every page folded into the batch (events so far, last position), before anything is stored.
+   * stores it as one batch: one read-model transaction with the checkpoint at its end. A batch always
+   * ends at the end of a commit (one request's events), so no reader ever sees part of a request: once
+   * full, it reads on to the end of the commit it is in. `onPage` hears of every page folded into the
+   * batch (events so far, last position), before anything is stored.
    */
   async step(upTo: bigint | null = null, onPage?: (events: number, position: bigint) => void): Promise<StepResult> {
     if (this.isolateUntil !== null && this.position !== null && this.position >= this.isolateUntil) this.isolateUntil = null;
     const isolating = this.isolateUntil !== null;
-    const pageSize = isolating ? 1 : Math.min(this.policy.pageSize ?? this.policy.batchSize, this.policy.batchSize);
+    const pageSize = Math.min(this.policy.pageSize ?? this.policy.batchSize, this.policy.batchSize);
     const pending = new PendingBatch();
-    let first: RecordedEvent | undefined;
-    let unit: readonly RecordedEvent[] = [];
+    // The batch's first commit: what is parked, whole, if it alone keeps failing.
+    const unit: RecordedEvent[] = [];
+    let unitWhole = false;
+    // Once set, the batch ends at the next end of a commit: when isolating a commit, or when full.
+    let closing = isolating;
+    let scannedTo: bigint | undefined;
     for (;;) {
-      let page: readonly RecordedEvent[];
+      let page: ReadAllPage;
       try {
         page = await this.events.readAll({ after: pending.last ?? this.position, limit: pageSize });
       } catch (error) {
         return this.failed('read', error, this.position);
       }
       const more = page.length >= pageSize;
+      scannedTo = page.scannedTo;
       if (upTo !== null) page = page.filter((e) => e.position <= upTo);
-      const head = page[0];
-      if (!head) break;
-      if (!first) {
-        first = head;
-        // Every event has a position of its own (the port's contract), so the unit to park is the first event.
-        unit = page.filter((e) => e.position === head.position);
+      if (closing) page = page.slice(0, throughFirstCommitEnd(page));
+      if (page.length === 0) break;
+      if (!unitWhole) {
+        const end = throughFirstCommitEnd(page);
+        unit.push(...page.slice(0, end));
+        unitWhole = end < page.length || endsCommit(page[end - 1]!);
       }
       try {
         await this.batches.fold(pending, page);
       } catch (error) {
-        return this.applyFailed(error, first, unit, page.at(-1)!.position);
+        return this.applyFailed(error, unit, unitWhole, page.at(-1)!.position);
       }
       onPage?.(pending.events, pending.last!);
       const full = pending.events >= this.policy.batchSize || pending.changed >= (this.policy.maxViews ?? Infinity);
-      if (isolating || !more || full || page.at(-1)!.position === upTo) break;
+      closing ||= full;
+      const last = page.at(-1)!;
+      if (!more || last.position === upTo || (closing && endsCommit(last))) break;
     }
-    if (!first) return { kind: 'idle' };
+    if (unit.length === 0) return this.skipScanned(scannedTo, upTo);
     try {
-      const batch = await this.batches.commit(pending);
+      const batch = await this.batches.commit(pending, [], this.chunks(unit[0]!.position));
       this.position = batch.position;
       this.succeeded(batch.views);
       return { kind: 'applied', batch, parked: 0 };
     } catch (error) {
-      return this.applyFailed(error, first, unit, pending.last!);
+      return this.applyFailed(error, unit, unitWhole, pending.last!);
     }
   }
 
-  /** A batch of several commits is tried again commit by commit; a single commit is retried, then parked. */
-  private applyFailed(error: unknown, first: RecordedEvent, unit: readonly RecordedEvent[], last: bigint): Promise<StepResult> | StepResult {
-    if (last > unit.at(-1)!.position) {
+  /**
+   * Nothing of ours followed the checkpoint, but the store looked further (other streams' events in a
+   * shared log): the checkpoint moves there, so neither this nor a restarted projector reads them again.
+   */
+  private async skipScanned(scannedTo: bigint | undefined, upTo: bigint | null): Promise<StepResult> {
+    const to = scannedTo === undefined || upTo === null || scannedTo <= upTo ? scannedTo : upTo;
+    if (to === undefined || to <= (this.position ?? -1n)) return { kind: 'idle' };
+    try {
+      await this.batches.skipTo(to);
+    } catch (error) {
+      return this.failed('apply', error, this.position);
+    }
+    this.position = to;
+    return { kind: 'idle' };
+  }
+
+  private chunks(first: bigint): StoreInChunks | undefined {
+    const { viewsPerTransaction: views, pauseBetweenTransactionsMs: ms = 0 } = this.policy;
+    if (views === undefined) return undefined;
+    return { views, resumeFrom: this.position ?? first - 1n, pause: () => delay(ms) };
+  }
+
+  /** A batch of several commits is tried again commit by commit; a single commit is retried, then parked whole. */
+  private async applyFailed(error: unknown, unit: RecordedEvent[], unitWhole: boolean, last: bigint): Promise<StepResult> {
+    const first = unit[0]!;
+    if (unitWhole && last > unit.at(-1)!.position) {
       this.isolateUntil = last;
       this.observer.stepFailed('apply');
       this.logger.warn(
@@ -146,6 +158,9 @@ export class ProjectionRunner {
       return { kind: 'failed', retryInMs: 0, unavailable: isUnavailable(error) };
     }
     if (this.faults + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
+      // Folding failed before the commit was read whole: the rest of it is parked with it.
+      if (!unitWhole && !(await readRestOfCommit(this.events, unit, this.policy.pageSize ?? this.policy.batchSize)))
+        return this.failed('read', error, first.position);
       return this.park(unit, error);
     }
     return this.failed('apply', error, first.position);
@@ -167,9 +182,10 @@ export class ProjectionRunner {
       return this.failed('apply', parkError, unit[0]!.position);
     }
     const position = unit.at(-1)!.position;
+    const { streamName: stream, type } = unit[0]!;
     this.logger.error(
-      { err: error, position: position.toString(), stream: unit[0]!.streamName, type: unit[0]!.type, attempts: this.failures + 1 },
-      'projection gave up on an event and parked it; the read models skip it (see `projections parked`)',
+      { err: error, position: unit[0]!.position.toString(), through: position.toString(), events: unit.length, stream, type, attempts: this.failures + 1 },
+      'projection gave up on a commit and parked it whole; the read models skip all of its events (see `projections parked`)',
     );
     this.observer.eventsParked(parked.length);
     this.position = position;

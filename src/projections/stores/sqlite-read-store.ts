@@ -7,8 +7,9 @@ import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabas
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import type { ManagedReadStore } from './managed-read-store.ts';
 import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch, ReadStore } from './read-store.ts';
-import { sqliteCall } from './sqlite-errors.ts';
+import { sqliteCall, translateSqliteError } from './sqlite-errors.ts';
 import { SqliteAnnouncedPositions } from './sqlite-announced-positions.ts';
+import { writeWithoutBlocking } from './sqlite-write-lock.ts';
 import { SqliteLeases } from './sqlite-leases.ts';
 import { readModelsSchema } from './sqlite-read-models-schema.ts';
 import { createReadIndexes, dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
@@ -94,7 +95,7 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async applyBatch(batch: ProjectionBatch): Promise<void> {
-    sqliteCall(() => this.batchTx.immediate(batch));
+    await this.write(() => this.batchTx.immediate(batch));
   }
 
   async saveFilter(view: FilterView, { projection, position }: Checkpoint): Promise<void> {
@@ -172,15 +173,15 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async markAnnounced(channel: string, position: bigint | null): Promise<void> {
-    sqliteCall(() => this.announcedPositions.markAnnounced(channel, position));
+    await this.write(() => this.announcedPositions.markAnnounced(channel, position));
   }
 
   tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
-    return sqliteCall(() => this.leases.tryLease(name, owner, ttlMs));
+    return this.write(() => this.leases.tryLease(name, owner, ttlMs));
   }
 
   releaseLease(name: string, owner: string): Promise<void> {
-    return sqliteCall(() => this.leases.releaseLease(name, owner));
+    return this.write(() => this.leases.releaseLease(name, owner));
   }
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
@@ -188,7 +189,7 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   takeOverLease(name: string, from: string, owner: string, ttlMs: number): Promise<boolean> {
-    return sqliteCall(() => this.leases.takeOverLease(name, from, owner, ttlMs));
+    return this.write(() => this.leases.takeOverLease(name, from, owner, ttlMs));
   }
 
   async currentGeneration(): Promise<number> {
@@ -207,8 +208,9 @@ export class SqliteReadStore implements ManagedReadStore {
         if (generation < current) dropReadTables(this.db, generation);
       }
       for (const cached of this.tables.keys()) if (cached < current) this.tables.delete(cached);
-      // Filled first, then indexed: see markPending.
-      this.tables.set(next, new SqliteReadTables(this.db, next, { indexes: false }));
+      // Indexed from the start: building an index on a filled generation is one write transaction as
+      // long as the generation is large, and every other writer of the file (the live projector) waits it out.
+      this.tables.set(next, new SqliteReadTables(this.db, next));
       return next;
     });
     return sqliteCall(() => create.immediate());
@@ -218,7 +220,7 @@ export class SqliteReadStore implements ManagedReadStore {
     return new SqliteReadStore(this.path, this.db, generation, this.now, this.tables);
   }
 
-  /** A new generation is made without the indexes queries need (they are built once it is filled): it gets them here. */
+  /** A generation made by an earlier version without the indexes queries need gets them here. */
   async markPending(generation: number): Promise<void> {
     sqliteCall(() => createReadIndexes(this.db, generation));
     sqliteCall(() => this.db.prepare('UPDATE read_model_pointer SET pending = ? WHERE id = 1').run(generation));
@@ -243,6 +245,15 @@ export class SqliteReadStore implements ManagedReadStore {
     this.stopWatching = undefined;
     // A pinned store shares its parent's connection; the parent closes it.
     if (this.pinned === null && this.db.open) this.db.close();
+  }
+
+  /** A write of the live service: waits for another connection's write lock without blocking the event loop. */
+  private async write<T>(call: () => T | Promise<T>): Promise<T> {
+    try {
+      return await writeWithoutBlocking(this.db, call);
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
   }
 
   private tablesNow(): SqliteReadTables {

@@ -1,0 +1,68 @@
+/**
+ * Runs EventStore-Client-NodeJS's own integration tests, at the version this project uses, for the calls
+ * the EventStoreDB adapter makes, against the protocol STAND-IN (test/support/esdb-stand-in.ts, not a
+ * server), and prints the tally:
+ *   node --import tsx test/official-client/run.ts <path to a clone of EventStore/EventStore-Client-NodeJS>
+ * The tests are taken from that clone at run time (git show <tag>:<file>), never committed here. The one
+ * change made to them: "@test-utils", which starts a docker container, is test/official-client/harness.ts,
+ * which starts the stand-in, and a first line installs jest's globals on mocha (test/official-client/jest-globals.ts).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TAG = 'v6.2.1';
+const FILES = [
+  'appendToStream.test.ts',
+  'appendToStream-batch-append.test.ts',
+  'appendToStream-errors.test.ts',
+  'readStream.test.ts',
+  'readAll.test.ts',
+  'subscribeToAll.test.ts',
+  'subscribeToAll-filters.test.ts',
+];
+
+const clone = process.argv[2] ?? process.env.ESDB_CLIENT_REPO;
+if (!clone) {
+  process.stderr.write('usage: test/official-client/run.ts <path to a clone of EventStore/EventStore-Client-NodeJS>\n');
+  process.exit(2);
+}
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// Inside node_modules (ignored by git), so the copies resolve @eventstore/db-client as this project does.
+const work = join(root, 'node_modules', '.cache', 'official-client-tests');
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+const harness = join(root, 'test', 'official-client', 'harness.ts');
+const copies = FILES.map((file) => {
+  const source = execFileSync('git', ['-C', clone, 'show', `${TAG}:packages/test/src/streams/${file}`], { encoding: 'utf8' });
+  const target = join(work, file);
+  const globals = `import { installJestGlobals } from ${JSON.stringify(join(root, 'test', 'official-client', 'jest-globals.ts'))};\ninstallJestGlobals();\n`;
+  writeFileSync(target, globals + source.replaceAll('"@test-utils"', JSON.stringify(harness)));
+  return target;
+});
+
+const report = join(work, 'report.json');
+const run = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'json', '--reporter-option', `output=${report}`, ...copies],
+  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+);
+interface MochaTest {
+  fullTitle: string;
+  file: string;
+  err: { message?: string };
+}
+const result = JSON.parse(readFileSync(report, 'utf8')) as {
+  stats: { passes: number; failures: number; pending: number };
+  failures: MochaTest[];
+  pending: MochaTest[];
+};
+process.stdout.write(
+  `\nofficial client tests (${TAG}) against the EventStoreDB stand-in: ${result.stats.passes} passed, ${result.stats.failures} failed, ${result.stats.pending} skipped\n`,
+);
+for (const failure of result.failures) {
+  process.stdout.write(`  FAILED ${failure.file.replace(`${work}/`, '')}: ${failure.fullTitle}\n    ${(failure.err.message ?? '').split('\n')[0]}\n`);
+}
+for (const pending of result.pending) process.stdout.write(`  skipped ${pending.file.replace(`${work}/`, '')}: ${pending.fullTitle}\n`);
+process.exit(run.status === null ? 1 : 0);
