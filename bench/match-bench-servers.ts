@@ -18,7 +18,7 @@ const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const subject = `bench.filters.match.${randomBytes(6).toString('hex')}`;
 const echoSubject = `${subject}.echo`;
 
-const env = { DATA_DIR: scratchDir('cf-bench-'), PORT: '0', HOST: '127.0.0.1', NATS_URL: natsUrl, NATS_MATCH_SUBJECT: subject };
+const env = { RATE_LIMITS: 'off', DATA_DIR: scratchDir('cf-bench-'), PORT: '0', HOST: '127.0.0.1', NATS_URL: natsUrl, NATS_MATCH_SUBJECT: subject };
 const service = await startService({ config: loadConfig(env), logger: silentLogger, env });
 const account = await service.stores.accounts.createAccount('bench');
 const token = await service.stores.accounts.createToken(account.id, ['read', 'write']);

@@ -39,7 +39,7 @@ async function start(subject: Subject): Promise<{ child: ChildProcess; url: stri
   const started = process.hrtime.bigint();
   // As production starts it (`npm start`): the compiled files with plain node, built before the first start.
   const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
-    env: { ...process.env, DATA_DIR: subject.dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { RATE_LIMITS: 'off', ...process.env, DATA_DIR: subject.dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;

@@ -1,4 +1,6 @@
 import type { NatsSettings } from './notifications/nats-connection-options.ts';
+import { rateLimitSettings } from './rate-limits/rate-limit-settings.ts';
+import type { RateLimitSettings } from './rate-limits/throttles.ts';
 import { logLevelSetting, type LogLevel } from './shared/logger.ts';
 import type { TimelineStreamSettings } from './notifications/timeline-stream.ts';
 import { BadSetting, Settings } from './shared/settings.ts';
@@ -33,6 +35,8 @@ export interface Config {
   readonly trustProxy: number;
   /** Origins browsers may call /api/* from: `*` (any, as Mastodon) or an exact list. */
   readonly corsOrigins: '*' | readonly string[];
+  /** Mastodon's rack-attack throttles (RATE_LIMITS, RATE_LIMIT_*). */
+  readonly rateLimits: RateLimitSettings;
 }
 
 /** NATS_URL with the settings that log in to it, for natsConnectionOptions; undefined without NATS_URL. */
@@ -93,5 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     projectorMaxLagMs: settings.integer('PROJECTOR_MAX_LAG_MS', 5_000, 300, 600_000),
     trustProxy: trustedProxies(settings),
     corsOrigins: corsOrigins(settings),
+    rateLimits: rateLimitSettings(settings),
   };
 }

@@ -23,6 +23,9 @@ import type { Logger } from './shared/logger.ts';
 import { leaseWorkerNumber } from './shared/worker-numbers.ts';
 import { openAccounts, openEventStore, openIdempotency, openNotifier, openReadStore } from './stores.ts';
 import { createWebmail } from './webmail/index.ts';
+import type { OAuthStore } from './oauth/oauth-store.ts';
+import { SqliteOAuthStore } from './oauth/sqlite-oauth-store.ts';
+import { openRateLimitStore } from './rate-limits/open-rate-limit-store.ts';
 
 export interface Stores {
   readonly dataDir: string;
@@ -62,6 +65,8 @@ export interface RunningService {
   readonly health: ServiceHealth;
   /** Each account's compiled filters, behind POST /api/v2/filters/match and the NATS responder. */
   readonly matchers: AccountMatchers;
+  /** Registered apps, authorization codes and app tokens (OAuth 2 sign-in). */
+  readonly oauth: OAuthStore;
   /**
    * Stops taking requests, lets in-flight ones finish, stops the projector and closes the stores. A
    * function: it may be handed to a shutdown hook alone.
@@ -111,12 +116,34 @@ export async function startService({ config, logger, stores: given, env, catchUp
       await closeStores();
     },
   );
+  // In DATA_DIR also when MONGODB_URL is set: apps and codes are not yet shared between hosts.
+  const oauth = await orUndo(
+    async () => SqliteOAuthStore.inDataDir(config.dataDir),
+    async () => {
+      await webmail.close();
+      await workerNumber.release();
+      await closeStores();
+    },
+  );
+  const rateLimitStore = config.rateLimits.enabled
+    ? await orUndo(
+        () => openRateLimitStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, redisNamespace: config.redisNamespace, mongodbUrl: config.mongodbUrl }),
+        async () => {
+          await oauth.close();
+          await webmail.close();
+          await workerNumber.release();
+          await closeStores();
+        },
+      )
+    : null;
   const matchers = new AccountMatchers(stores.reads);
   const nats = natsSettings(config);
   const responder = nats
     ? await orUndo(
         () => NatsMatchResponder.start(nats, matchers, logger, config.natsMatchSubject),
         async () => {
+          await rateLimitStore?.close();
+          await oauth.close();
           await webmail.close();
           await workerNumber.release();
           await closeStores();
@@ -125,6 +152,8 @@ export async function startService({ config, logger, stores: given, env, catchUp
     : null;
   const releaseAll = async () => {
     await responder?.close();
+    await rateLimitStore?.close();
+    await oauth.close();
     await webmail.close();
     await workerNumber.release();
     await closeStores();
@@ -147,6 +176,9 @@ export async function startService({ config, logger, stores: given, env, catchUp
     logger,
     health,
     before: [webmail.middleware],
+    oauth,
+    loginRateLimit: webmail.loginRateLimit,
+    ...(rateLimitStore ? { rateLimits: { store: rateLimitStore, settings: config.rateLimits } } : {}),
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     // About 25 MB at most: a weight unit is a keyword or status, some 250 bytes with its object.
@@ -175,5 +207,5 @@ export async function startService({ config, logger, stores: given, env, catchUp
       await projector?.stop();
       await releaseAll();
     })());
-  return { server, url, stores, projector, health, matchers, close };
+  return { server, url, stores, projector, health, matchers, oauth, close };
 }

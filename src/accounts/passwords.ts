@@ -21,6 +21,16 @@ export function checkPassword(password: string): void {
   if (password.length > MAX_PASSWORD_LENGTH) throw new AccountError(`the password is longer than ${MAX_PASSWORD_LENGTH} characters`);
 }
 
+/** Mastodon's policy for a new password (Devise's password_length, 8..72), checked where one is set. */
+export const NEW_PASSWORD_LENGTH = { min: 8, max: 72 } as const;
+
+export function checkNewPassword(password: string): void {
+  checkPassword(password);
+  const length = [...password].length;
+  if (length < NEW_PASSWORD_LENGTH.min) throw new AccountError(`the password is too short (minimum is ${NEW_PASSWORD_LENGTH.min} characters)`);
+  if (length > NEW_PASSWORD_LENGTH.max) throw new AccountError(`the password is too long (maximum is ${NEW_PASSWORD_LENGTH.max} characters)`);
+}
+
 export async function hashPassword(password: string): Promise<string> {
   checkPassword(password);
   const salt = randomBytes(16);

@@ -5,6 +5,7 @@ import { CliError } from './cli-error.ts';
 import { findAccountOrFail, withAccounts } from './account-lookup.ts';
 import { promptNewPassword, readNewPassword } from './read-password.ts';
 import { withWorkerNumber } from './with-worker-number.ts';
+import { openWebmailStores } from '../webmail/webmail-stores.ts';
 
 /** `--password` asks on the terminal; `--password-stdin` reads a pipe (and asks too when stdin is a terminal). */
 async function newPasswordFrom(options: { password?: boolean; passwordStdin?: boolean }): Promise<string | null> {
@@ -42,6 +43,28 @@ export function accountCommands(config: Config): Command {
       await withAccounts(config, true, async (store) => {
         await store.setPasswordHash((await findAccountOrFail(store, who)).id, passwordHash);
         process.stderr.write('password set\n');
+      });
+    });
+  account
+    .command('unlock')
+    .description('Clear the failed logins that locked an account out of the webmail (WEBMAIL_LOGIN_RATE_LIMIT), so it may sign in again at once.')
+    .argument('<username-or-id>')
+    .action(async (who: string) => {
+      await withAccounts(config, true, async (store) => {
+        const found = await findAccountOrFail(store, who);
+        // Only forget() is called: the session lifetime and lock policy given here are never used.
+        const webmail = await openWebmailStores({
+          dataDir: config.dataDir,
+          mongodbUrl: config.mongodbUrl,
+          idleMillis: 1,
+          rateLimit: { limit: 0, windowMillis: 1 },
+        });
+        try {
+          await webmail.rateLimit.forget(found.id);
+        } finally {
+          await webmail.close();
+        }
+        process.stderr.write(`unlocked ${found.username}\n`);
       });
     });
   account

@@ -21,6 +21,7 @@ import { CLI_SETTINGS_HELP } from './cli-settings.ts';
 import { projectionCommands } from './projection-commands.ts';
 import { OutputClosedError, watchStdout } from './stdout-lines.ts';
 import { tokenCommands } from './token-commands.ts';
+import { appCommands } from './app-commands.ts';
 
 /**
  * `content-filters` / `npm run --silent cli -- ...`: operator commands on the data directory. Each
@@ -36,6 +37,7 @@ export function buildCli(): Command {
     .exitOverride();
   program.addCommand(accountCommands(config));
   program.addCommand(tokenCommands(config));
+  program.addCommand(appCommands(config));
   for (const command of auditCommands(config)) program.addCommand(command);
   program.addCommand(projectionCommands(config));
   program.addCommand(backupCommand(config));

@@ -1,12 +1,12 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { AccountError } from '../accounts/account-store.ts';
-import { checkPassword } from '../accounts/passwords.ts';
+import { checkNewPassword } from '../accounts/passwords.ts';
 import { CliError } from './cli-error.ts';
 
 function checked(password: string, from: string): string {
   try {
-    checkPassword(password);
+    checkNewPassword(password);
   } catch (error) {
     if (error instanceof AccountError) throw new AccountError(`${error.message} (${from})`);
     throw error;

@@ -4,6 +4,7 @@ import { splitToken } from '../accounts/token-secret.ts';
 import type { Config } from '../config.ts';
 import { isId } from '../shared/ids.ts';
 import { findAccountOrFail, withAccounts } from './account-lookup.ts';
+import { withApps } from './app-commands.ts';
 import { CliError } from './cli-error.ts';
 import { writeLine } from './stdout-lines.ts';
 import { withWorkerNumber } from './with-worker-number.ts';
@@ -24,15 +25,20 @@ export function tokenCommands(config: Config): Command {
     });
   token
     .command('list')
-    .description("Print an account's tokens as NDJSON, oldest first: tokenId (as in event metadata), scopes, createdAt, lastUsedAt (to the minute), revokedAt.")
+    .description(
+      "Print an account's tokens as NDJSON, oldest first: tokenId (as in event metadata), the app that signed in for it (null: made here), scopes, createdAt, lastUsedAt (to the minute), revokedAt.",
+    )
     .argument('<username-or-id>')
     .action(async (who: string) => {
       await withAccounts(config, true, async (store) => {
         const account = await findAccountOrFail(store, who);
-        for (const record of await store.listTokens(account.id)) {
-          const { tokenId, scopes, createdAt, lastUsedAt, revokedAt } = record;
-          await writeLine(JSON.stringify({ tokenId, account: account.username, scopes, createdAt, lastUsedAt, revokedAt }));
-        }
+        await withApps(config, async (apps) => {
+          for (const record of await store.listTokens(account.id)) {
+            const { tokenId, scopes, createdAt, lastUsedAt, revokedAt } = record;
+            const app = (await apps?.appOfToken(tokenId))?.name ?? null;
+            await writeLine(JSON.stringify({ tokenId, account: account.username, app, scopes, createdAt, lastUsedAt, revokedAt }));
+          }
+        });
       });
     });
   token

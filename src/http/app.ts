@@ -1,6 +1,14 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
+import type { OAuthStore } from '../oauth/oauth-store.ts';
+import type { LoginRateLimit } from '../accounts/login-rate-limit.ts';
+import { appsRoutes } from '../oauth/routes/apps-routes.ts';
+import { oauthAuthorizeRoutes } from '../oauth/routes/oauth-authorize-routes.ts';
+import { oauthTokenRoutes } from '../oauth/routes/oauth-token-routes.ts';
+import { rateLimits } from '../rate-limits/rate-limit-middleware.ts';
+import type { RateLimitStore } from '../rate-limits/rate-limit-store.ts';
+import { throttles, type RateLimitSettings } from '../rate-limits/throttles.ts';
 import type { AccountMatchers } from '../matching/account-matchers.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
 import { authenticate, requireFilterScope } from './authentication.ts';
@@ -30,6 +38,14 @@ export interface AppDeps extends FilterRouteDeps {
   readonly corsOrigins?: CorsOrigins;
   /** How many reverse proxies in front to believe about the client's address and scheme (default 0: none). */
   readonly trustProxy?: number;
+  /** Apps and sign-in (OAuth 2, as Mastodon); without it only CLI-made tokens work. */
+  readonly oauth?: OAuthStore;
+  /** How long a failed OAuth sign-in waits before its answer (tests make it instant). */
+  readonly failedSignInPause?: (ms: number) => Promise<void>;
+  /** Failed logins per account, shared with the webmail's login. */
+  readonly loginRateLimit?: LoginRateLimit;
+  /** Mastodon's rack-attack throttles, counted in a store every process shares; none when absent (RATE_LIMITS=off). */
+  readonly rateLimits?: { readonly store: RateLimitStore; readonly settings: RateLimitSettings };
 }
 
 async function apiHeaders(ctx: Context, next: Next): Promise<void> {
@@ -42,8 +58,10 @@ async function apiHeaders(ctx: Context, next: Next): Promise<void> {
 function filtersRouter(given: AppDeps): Router {
   const router = new Router();
   const deps = { ...given, accountWrites: given.accountWrites ?? new KeyedLock() };
+  const appTokens = deps.oauth ? (token: string) => deps.oauth!.authenticateAppToken(token) : undefined;
   // Router-level middleware runs only for paths a route matches, so unknown paths stay plain 404s.
-  router.use(apiHeaders, authenticate(deps.accounts), requireFilterScope(), requestParams());
+  // Parameters before the token: Doorkeeper also takes `access_token` from a form body.
+  router.use(apiHeaders, requestParams(), authenticate(deps.accounts, appTokens), requireFilterScope());
   // Flat keyword/status paths first, so `keywords` and `statuses` are never read as a filter id.
   v2KeywordRoutes(router, deps);
   v2StatusRoutes(router, deps);
@@ -66,10 +84,31 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestId);
   app.use(httpMetrics(deps.logger));
   app.use(apiCors(deps.corsOrigins ?? '*'));
+  if (deps.rateLimits) {
+    const appTokens = deps.oauth ? (token: string) => deps.oauth!.authenticateAppToken(token) : undefined;
+    app.use(
+      rateLimits({
+        store: deps.rateLimits.store,
+        throttles: throttles(deps.rateLimits.settings),
+        accounts: deps.accounts,
+        ...(appTokens ? { appTokens } : {}),
+      }),
+    );
+  }
   for (const middleware of deps.before ?? []) app.use(middleware);
   const filters = filtersRouter(deps);
   app.use(welcomePage);
   app.use(healthRoutes(deps.health).routes());
+  if (deps.oauth) {
+    const oauth = { oauth: deps.oauth, accounts: deps.accounts };
+    app.use(appsRoutes(deps.oauth, deps.accounts).routes());
+    app.use(oauthTokenRoutes(oauth).routes());
+    const optional = {
+      ...(deps.failedSignInPause ? { failedSignInPause: deps.failedSignInPause } : {}),
+      ...(deps.loginRateLimit ? { loginRateLimit: deps.loginRateLimit } : {}),
+    };
+    app.use(oauthAuthorizeRoutes({ ...oauth, ...optional }).routes());
+  }
   // The match route is its own router (its own body limit and scope), mounted before the filters router.
   app.use(v2FilterMatchRoute(deps, apiHeaders).routes());
   // No allowedMethods(): as Mastodon's catch-all `*unmatched_route`, a method without a route on a

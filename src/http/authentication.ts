@@ -1,28 +1,62 @@
 import type { Context, Next } from 'koa';
 import { grants, type AccountStore, type TokenGrant } from '../accounts/account-store.ts';
-import { forbidden, unauthorized } from './http-errors.ts';
+import { forbidden, HttpError, unauthorized } from './http-errors.ts';
+import type { ParamsState } from './request-params.ts';
 
 export interface AuthState {
   grant: TokenGrant;
+  /** Set instead of `grant` for a token of an app with no account (OAuth client_credentials). */
+  appOnly?: { readonly scopes: readonly string[] };
 }
 
-/** `Authorization: Bearer <token>`: anything missing, empty, unknown or revoked is the same 401. */
-export function authenticate(accounts: AccountStore) {
-  return async (ctx: Context, next: Next): Promise<void> => {
-    const header = ctx.get('authorization');
+/** Finds the token of an app with no account; its scopes, or null. */
+export type AppTokenLookup = (token: string) => Promise<{ readonly tokenId: string; readonly scopes: readonly string[] } | null>;
+
+/**
+ * Where Doorkeeper (Mastodon's `access_token_methods`) looks: `Authorization: Bearer`, then the
+ * `access_token` parameter of the query or, once parsed, of the body.
+ */
+export function presentedToken(ctx: Context): string | null {
+  const header = ctx.get('authorization');
+  if (header !== '') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const grant = match ? await accounts.authenticate(match[1]!) : null;
-    if (!grant) throw unauthorized();
-    (ctx.state as AuthState).grant = grant;
+    return match ? match[1]! : null;
+  }
+  const params = (ctx.state as Partial<ParamsState>).params;
+  const value = params ? params.access_token : new URLSearchParams(ctx.querystring).get('access_token');
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** Anything missing, empty, unknown or revoked is the same 401. */
+export function authenticate(accounts: AccountStore, appTokens?: AppTokenLookup) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const token = presentedToken(ctx);
+    const grant = token ? await accounts.authenticate(token) : null;
+    const state = ctx.state as AuthState;
+    if (grant) state.grant = grant;
+    else {
+      const appOnly = token && appTokens ? await appTokens(token) : null;
+      if (!appOnly) throw unauthorized();
+      state.appOnly = appOnly;
+    }
     await next();
   };
+}
+
+/**
+ * As Mastodon: the scope is checked first (403), then that the token has a user (422), since its
+ * controllers run `doorkeeper_authorize!` before `require_user!`.
+ */
+function checkScope(ctx: Context, needed: string): void {
+  const state = ctx.state as AuthState;
+  if (!grants(state.appOnly ? state.appOnly.scopes : state.grant.scopes, needed)) throw forbidden();
+  if (state.appOnly) throw new HttpError(422, 'This method requires an authenticated user');
 }
 
 /** GET and HEAD need `read:filters` (or `read`); everything else needs `write:filters` (or `write`). */
 export function requireFilterScope() {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const needed = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read:filters' : 'write:filters';
-    if (!grants((ctx.state as AuthState).grant.scopes, needed)) throw forbidden();
+    checkScope(ctx, ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read:filters' : 'write:filters');
     await next();
   };
 }
@@ -30,7 +64,7 @@ export function requireFilterScope() {
 /** For a route that needs one scope whatever its method (`read:filters` for POST /api/v2/filters/match). */
 export function requireScope(needed: string) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (!grants((ctx.state as AuthState).grant.scopes, needed)) throw forbidden();
+    checkScope(ctx, needed);
     await next();
   };
 }

@@ -10,7 +10,9 @@ const ALLOW_METHODS = METHODS.map((method) => method.toUpperCase()).join(', ');
 const EXPOSE = 'Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id';
 const MAX_AGE = '7200';
 
-const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
+// Mastodon's cors.rb also opens the token endpoints and the server metadata to browser apps.
+const OAUTH_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/.well-known/oauth-authorization-server']);
+const isApi = (path: string) => path === '/api' || path.startsWith('/api/') || OAUTH_PATHS.has(path);
 
 function corsHeaders(ctx: Context, origins: CorsOrigins, origin: string): void {
   ctx.set('Access-Control-Allow-Origin', origins === '*' ? '*' : origin);

@@ -1,9 +1,14 @@
+import type { LoginRateLimit } from './sessions/login-rate-limit.ts';
 import type { Middleware } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { ErrorLog } from './logs/error-log.ts';
 import { timerPause } from './sessions/failed-login-pause.ts';
 import { LoginLog } from './logs/login-log.ts';
+import { CredentialSealer } from './mail/credential-sealer.ts';
+import { ImapMailboxes } from './mail/imap-mailboxes.ts';
+import { LocalMailboxes } from './mail/local-mailbox.ts';
 import { MailSender } from './mail/mail-sender.ts';
+import type { MailboxProvider } from './mail/mailbox.ts';
 import { createSmtpRelay } from './mail/smtp-relay.ts';
 import { RequestSecurity } from './request-check.ts';
 import { StaticAssets } from './static-assets.ts';
@@ -18,7 +23,7 @@ export type WebmailDeps = {
   readonly mongodbUrl?: string | undefined;
   /** A database other than the URL's (tests). */
   readonly mongoDatabase?: string | undefined;
-  /** MAIL_DOMAIN, SMTP_URL, LOG_DIR, WEBMAIL_IDLE_MINUTES, WEBMAIL_REFRESH_SECONDS, WEBMAIL_LOGIN_RATE_LIMIT */
+  /** MAIL_DOMAIN, SMTP_URL, IMAP_URL, WEBMAIL_DES_KEY, LOG_DIR, WEBMAIL_IDLE_MINUTES, WEBMAIL_REFRESH_SECONDS, WEBMAIL_LOGIN_RATE_LIMIT */
   readonly env?: NodeJS.ProcessEnv;
   /** How the failed-login pause waits; a timer unless a test needs to hold it. */
   readonly pause?: (ms: number) => Promise<void>;
@@ -30,6 +35,8 @@ export type Webmail = {
   /** Handles `/webmail` and everything under `/webmail/`; calls `next()` for any other path. */
   readonly middleware: Middleware;
   readonly config: WebmailConfig;
+  /** Failed logins per account (WEBMAIL_LOGIN_RATE_LIMIT), which the OAuth sign-in counts and honours too. */
+  readonly loginRateLimit: LoginRateLimit;
   close(): Promise<void>;
 };
 
@@ -47,15 +54,28 @@ export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
     now: deps.now,
     rateLimit: { limit: config.loginRateLimit, windowMillis: config.loginRateWindowMillis },
   });
-  const relay = config.smtpUrl ? createSmtpRelay(config.smtpUrl) : null;
+  // With IMAP_URL, SMTP_URL is each user's submission server, not the local store's relay.
+  const relay = config.smtpUrl && !config.imapUrl ? createSmtpRelay(config.smtpUrl) : null;
+  const mailboxes: MailboxProvider = config.imapUrl
+    ? new ImapMailboxes({
+        imapUrl: config.imapUrl,
+        smtpUrl: config.smtpUrl,
+        mailDomain: config.mailDomain,
+        sealer: CredentialSealer.fromSetting(config.desKey, deps.dataDir),
+      })
+    : new LocalMailboxes({
+        accounts: deps.accounts,
+        mail: stores.mail,
+        sender: new MailSender({ accounts: deps.accounts, mail: stores.mail, mailDomain: config.mailDomain, relay }),
+        mailDomain: config.mailDomain,
+      });
   const errors = new ErrorLog(config.logDir);
   const services = {
     config,
     accounts: deps.accounts,
     sessions: stores.sessions,
     compose: stores.compose,
-    mail: stores.mail,
-    sender: new MailSender({ accounts: deps.accounts, mail: stores.mail, mailDomain: config.mailDomain, relay }),
+    mailboxes,
     security: new RequestSecurity(errors),
     errors,
     logins: new LoginLog(config.logDir),
@@ -65,6 +85,7 @@ export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
   return {
     middleware: webmailMiddleware(services, new StaticAssets()),
     config,
+    loginRateLimit: stores.rateLimit,
     async close() {
       relay?.close();
       await stores.close();

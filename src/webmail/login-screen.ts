@@ -15,7 +15,7 @@ export async function showLoginScreen(
   sessions: SessionStore,
   mailDomain: string,
   status: number,
-  options: { readonly notice?: Notice | undefined; readonly keepAnonymousSession?: boolean } = {},
+  options: { readonly notice?: Notice | undefined; readonly keepAnonymousSession?: boolean; readonly user?: string } = {},
 ): Promise<void> {
   const reusable = options.keepAnonymousSession === true && request.session !== null && request.session.accountId === null;
   if (reusable) {
@@ -26,5 +26,5 @@ export async function showLoginScreen(
     setSessionCookie(request.ctx, request.session.id);
   }
   const session = request.session!;
-  sendPage(request.ctx, status, loginPage(session.requestToken, mailDomain, options.notice));
+  sendPage(request.ctx, status, loginPage(session.requestToken, mailDomain, options.notice, options.user));
 }

@@ -3,18 +3,20 @@ import { autocompleteAction } from './actions/autocomplete-action.ts';
 import { composeAction } from './actions/compose-action.ts';
 import { loginAction } from './actions/login-action.ts';
 import { logoutAction } from './actions/logout-action.ts';
-import { listAction, showAction } from './actions/mailbox-actions.ts';
+import { deleteAction, listAction, showAction } from './actions/mailbox-actions.ts';
 import { refreshAction } from './actions/refresh-action.ts';
 import { sendAction } from './actions/send-action.ts';
 import { unauthenticated } from './actions/unauthenticated.ts';
 import type { LoggedInSession } from './actions/logged-in-session.ts';
+import { MailboxUnavailable, type Mailbox } from './mail/mailbox.ts';
 import { errorPage } from './pages/error-page.ts';
+import { TEXTS } from './pages/ui-texts.ts';
 import { redirect, sendForbidden, sendPage } from './responses.ts';
 import type { ResolvedSession } from './sessions/session-resolver.ts';
 import type { WebmailServices } from './webmail-dependencies.ts';
-import type { WebmailRequest } from './webmail-request.ts';
+import { loggedRequest, type WebmailRequest } from './webmail-request.ts';
 
-type MailAction = (services: WebmailServices, request: WebmailRequest, session: LoggedInSession) => void | Promise<void>;
+type MailAction = (services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox) => void | Promise<void>;
 
 /** The mail task's actions and the method each answers to. */
 const MAIL_ACTIONS: Record<string, { readonly method: 'GET' | 'POST'; readonly run: MailAction }> = {
@@ -25,7 +27,7 @@ const MAIL_ACTIONS: Record<string, { readonly method: 'GET' | 'POST'; readonly r
   send: { method: 'POST', run: sendAction },
   autocomplete: { method: 'POST', run: autocompleteAction },
   refresh: { method: 'POST', run: refreshAction },
-  'keep-alive': { method: 'GET', run: (_s, request) => new AjaxResponse('keep-alive').send(request.ctx) },
+  delete: { method: 'POST', run: deleteAction },
 };
 
 function notFound(request: WebmailRequest): void {
@@ -48,7 +50,31 @@ export async function routeRequest(services: WebmailServices, request: WebmailRe
   if (request.method === 'POST' && !services.security.check(request, 'POST')) return sendForbidden(request);
   if (request.task === 'login') return redirect(request.ctx, '/webmail/?_task=mail');
   if (request.task !== 'mail') return notFound(request);
+  // keep-alive only touches the session: it must not cost an IMAP login.
+  if (request.action === 'keep-alive' && request.method !== 'POST') return new AjaxResponse('keep-alive').send(request.ctx);
   const action = MAIL_ACTIONS[request.action];
   if (!action || (action.method === 'POST') !== (request.method === 'POST')) return notFound(request);
-  await action.run(services, request, loggedIn);
+  try {
+    const mailbox = await services.mailboxes.open({ accountId: loggedIn.accountId, username: loggedIn.username, secret: loggedIn.mailSecret });
+    try {
+      await action.run(services, request, loggedIn, mailbox);
+    } finally {
+      await mailbox.close();
+    }
+  } catch (error) {
+    if (!(error instanceof MailboxUnavailable)) throw error;
+    storageFailed(services, request, error);
+  }
+}
+
+/** Roundcube's answer when its storage server fails: a logged "IMAP Error", and an error box, not a 500. */
+function storageFailed(services: WebmailServices, request: WebmailRequest, error: MailboxUnavailable): void {
+  services.errors.raise(loggedRequest(request), error.message, error.logType);
+  if (request.isAjax) return new AjaxResponse(request.action).command('display_message', TEXTS.storageFailed, 'error', 0).send(request.ctx, 503);
+  const page = errorPage({
+    title: 'Service currently not available',
+    lines: [TEXTS.storageFailed, 'Please try again in a moment.'],
+    link: { href: '/webmail/?_task=mail', text: 'Try again' },
+  });
+  sendPage(request.ctx, 503, page);
 }

@@ -3,8 +3,7 @@ import type { ComposeStore } from './sessions/compose-store.ts';
 import type { ErrorLog } from './logs/error-log.ts';
 import type { LoginLog } from './logs/login-log.ts';
 import type { LoginRateLimit } from './sessions/login-rate-limit.ts';
-import type { MailSender } from './mail/mail-sender.ts';
-import type { MailStore } from './mail/mail-store.ts';
+import type { MailboxProvider } from './mail/mailbox.ts';
 import type { RequestSecurity } from './request-check.ts';
 import type { SessionStore } from './sessions/session-store.ts';
 import type { WebmailConfig } from './webmail-config.ts';
@@ -15,8 +14,8 @@ export type WebmailServices = {
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
   readonly compose: ComposeStore;
-  readonly mail: MailStore;
-  readonly sender: MailSender;
+  /** The local accounts' mailboxes, or the IMAP server's when IMAP_URL is set. */
+  readonly mailboxes: MailboxProvider;
   readonly security: RequestSecurity;
   readonly errors: ErrorLog;
   readonly logins: LoginLog;

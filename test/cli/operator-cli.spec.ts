@@ -10,6 +10,7 @@ import { scratchDir } from '../support/scratch-dir.ts';
 interface TokenLine {
   tokenId: string;
   account: string;
+  app: string | null;
   scopes: string[];
   createdAt: string;
   lastUsedAt: string | null;
@@ -53,12 +54,12 @@ describe('Operator CLI: accounts by username or id, token list and revoke by id'
     const listed = ndjson<TokenLine>(byName.stdout);
     assert.deepEqual(
       listed.map((t) => Object.keys(t)),
-      listed.map(() => ['tokenId', 'account', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt']),
+      listed.map(() => ['tokenId', 'account', 'app', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt']),
     );
     const [used, unused] = listed as [TokenLine, TokenLine];
     assert.equal(`${used.tokenId}_`, token.slice(0, used.tokenId.length + 1));
     assert.equal(`${unused.tokenId}_`, readOnly.stdout.slice(0, unused.tokenId.length + 1));
-    assert.deepEqual([used.account, used.scopes, unused.scopes], [username, ['read:filters', 'write:filters'], ['read']]);
+    assert.deepEqual([used.account, used.app, used.scopes, unused.scopes], [username, null, ['read:filters', 'write:filters'], ['read']]);
     assert.ok(!Number.isNaN(Date.parse(used.createdAt)));
     assert.ok(used.lastUsedAt !== null && Date.parse(used.lastUsedAt) >= Date.parse(used.createdAt));
     assert.deepEqual([unused.lastUsedAt, used.revokedAt], [null, null]);

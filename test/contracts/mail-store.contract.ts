@@ -63,6 +63,26 @@ export function mailStoreContract(name: string, fixture: () => LocationFixture |
       assert.deepEqual(await mail.listNewerThan('2', 'INBOX', uids[3]!, 10), []);
     });
 
+    it('pages with an offset, counts a folder, and moves to Trash only the own entry, deleting from Trash', async () => {
+      const { mail } = await subject.open();
+      for (let i = 0; i < 3; i++) await mail.deliver(delivery('7', ['8']));
+      const all = await mail.list('8', 'INBOX', 10);
+      assert.deepEqual(
+        (await mail.list('8', 'INBOX', 2, 1)).map((m) => m.uid),
+        all.slice(1, 3).map((m) => m.uid),
+      );
+      assert.deepEqual([await mail.count('8', 'INBOX'), await mail.count('7', 'Sent'), await mail.count('7', 'INBOX')], [3, 3, 0]);
+      const [newest] = all;
+      assert.equal(await mail.moveToTrash('7', 'INBOX', newest!.uid), false, "another account's entry");
+      assert.equal(await mail.moveToTrash('8', 'Sent', newest!.uid), false, 'the wrong folder');
+      assert.equal(await mail.moveToTrash('8', 'INBOX', newest!.uid), true);
+      assert.deepEqual([await mail.count('8', 'INBOX'), await mail.count('8', 'Trash')], [2, 1]);
+      assert.equal((await mail.get('8', 'Trash', newest!.uid))?.subject, newest!.subject);
+      assert.equal(await mail.count('7', 'Sent'), 3, "the sender's copy stays");
+      assert.equal(await mail.moveToTrash('8', 'Trash', newest!.uid), true);
+      assert.deepEqual([await mail.count('8', 'Trash'), await mail.moveToTrash('8', 'Trash', newest!.uid)], [0, false]);
+    });
+
     it("never shows or marks another account's mail, nor a message under the wrong folder", async () => {
       const { mail } = await subject.open();
       await mail.deliver(delivery('1', ['2']));

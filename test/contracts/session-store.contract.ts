@@ -18,7 +18,16 @@ export function sessionStoreContract(name: string, fixture: () => LocationFixtur
       assert.deepEqual(await sessions.find(a.id), a);
       assert.deepEqual(
         { ...(await sessions.find(b.id)) },
-        { id: b.id, requestToken: b.requestToken, loginPageShown: false, accountId: null, username: null, authSecret: null, lastComposeId: null },
+        {
+          id: b.id,
+          requestToken: b.requestToken,
+          loginPageShown: false,
+          accountId: null,
+          username: null,
+          authSecret: null,
+          mailSecret: null,
+          lastComposeId: null,
+        },
       );
     });
 
@@ -47,6 +56,9 @@ export function sessionStoreContract(name: string, fixture: () => LocationFixtur
       assert.equal(await sessions.find(anonymous.id), null);
       assert.equal(await compose.find(anonymous.id, draft.id), null);
       assert.deepEqual(await sessions.find(session.id), session);
+      assert.equal(session.mailSecret, null, 'a local account needs no mail secret');
+      const imap = await sessions.logIn((await sessions.create(true)).id, 'bob', 'bob', 'sealed.secret.value');
+      assert.equal((await sessions.find(imap.id))?.mailSecret, 'sealed.secret.value');
     });
 
     it('remembers the login page and the last compose ID sent; destroy ends the session and its compose IDs', async () => {

@@ -98,6 +98,15 @@ describe('Settings', () => {
       natsMatchSubject: 'filters.match',
       redisUrl: undefined,
       redisNamespace: undefined,
+      rateLimits: {
+        enabled: true,
+        authenticatedApi: 1500,
+        appTokenApi: 300,
+        unauthenticatedApi: 300,
+        filterMatch: 300,
+        appRegistrations: 5,
+        signInAttempts: 25,
+      },
     });
   });
 });

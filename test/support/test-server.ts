@@ -43,7 +43,8 @@ export class TestServer {
     notifier: Notifier = new InProcessBus(),
     adapt: (stores: Stores) => Stores = (s) => s,
   ): Promise<TestServer> {
-    const all = { DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', ...env };
+    // Rate limits are tested on their own (test/rate-limits): other tests make more requests than Mastodon allows.
+    const all = { DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', ...env };
     const config = loadConfig(all);
     const opened = await openStores({ ...config, natsUrl: undefined }, silentLogger);
     // Extra channels the settings ask for (REDIS_URL) stay; only the primary one is replaced.

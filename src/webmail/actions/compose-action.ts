@@ -4,24 +4,29 @@ import { composeSessionErrorPage } from '../pages/error-page.ts';
 import { redirect, sendPage } from '../responses.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { input, type WebmailRequest } from '../webmail-request.ts';
+import type { Mailbox } from '../mail/mailbox.ts';
 import { folderParameter } from './mailbox-actions.ts';
 import { viewerOf, type LoggedInSession } from './logged-in-session.ts';
 
 function quote(body: string): string {
+  // A MIME text part ends with a line break; quoting it would add an empty "> " line.
   return body
+    .replace(/\n+$/, '')
     .split('\n')
     .map((line) => `> ${line}`)
     .join('\n');
 }
 
-/** A new message starts empty, from `_to`, or as a reply to `_reply_uid` in `_mbox`. */
-async function composeDefaults(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<ComposeDefaults> {
+/** A new message starts empty, from `_to`, or as a reply to `_reply_uid` in `_mbox`, in its thread. */
+async function composeDefaults(request: WebmailRequest, mailbox: Mailbox): Promise<ComposeDefaults> {
   const replyUid = Number(input(request, '_reply_uid', 'GET'));
-  const original = Number.isSafeInteger(replyUid) && replyUid > 0 ? await services.mail.get(session.accountId, folderParameter(request), replyUid) : null;
-  if (!original) return { to: input(request, '_to', 'GET') ?? '', cc: '', subject: '', body: '' };
+  const folder = Number.isSafeInteger(replyUid) && replyUid > 0 && replyUid < 2 ** 32 ? folderParameter(request, await mailbox.folders()) : null;
+  const original = folder ? await mailbox.read(folder.path, replyUid, false) : null;
+  if (!folder || !original) return { to: input(request, '_to', 'GET') ?? '', cc: '', subject: '', body: '' };
   const subject = /^re:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`;
-  const to = original.folder === 'Sent' ? original.to.join(', ') : original.from;
-  return { to, cc: '', subject, body: `\n\nOn ${original.date}, ${original.from} wrote:\n${quote(original.body)}\n` };
+  const to = folder.role === 'sent' ? original.to.join(', ') : original.from;
+  const thread = original.messageId ? { inReplyTo: original.messageId, references: [...original.references] } : {};
+  return { to, cc: '', subject, body: `\n\nOn ${original.date}, ${original.from} wrote:\n${quote(original.body)}\n`, ...thread };
 }
 
 /**
@@ -29,13 +34,13 @@ async function composeDefaults(services: WebmailServices, request: WebmailReques
  * An unknown ID is Roundcube's 450 "compose session error" (not logged), except the ID just sent, which
  * (the Back button after sending) quietly starts a new message.
  */
-export async function composeAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
+export async function composeAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox): Promise<void> {
   const id = input(request, '_id', 'GET');
   if (id !== undefined) {
     const compose = await services.compose.find(session.id, id);
-    if (compose) return sendPage(request.ctx, 200, composePage(await viewerOf(services, session), compose));
+    if (compose) return sendPage(request.ctx, 200, composePage(await viewerOf(mailbox, session), compose));
     if (id !== session.lastComposeId) return sendPage(request.ctx, 450, composeSessionErrorPage());
   }
-  const compose = await services.compose.open(session.id, await composeDefaults(services, request, session));
+  const compose = await services.compose.open(session.id, await composeDefaults(request, mailbox));
   redirect(request.ctx, `/webmail/?_task=mail&_action=compose&_id=${compose.id}`);
 }

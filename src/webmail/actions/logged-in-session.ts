@@ -1,21 +1,11 @@
+import type { Mailbox } from '../mail/mailbox.ts';
 import type { Viewer } from '../pages/app-frame.ts';
-import type { WebmailServices } from '../webmail-dependencies.ts';
 import type { WebmailSession } from '../sessions/session-store.ts';
 
 /** A logged-in session: the account is known. */
 export type LoggedInSession = WebmailSession & { readonly accountId: string; readonly username: string };
 
-export function addressOf(services: WebmailServices, session: LoggedInSession): string {
-  return `${session.username.toLowerCase()}@${services.config.mailDomain}`;
-}
-
-export async function viewerOf(services: WebmailServices, session: LoggedInSession): Promise<Viewer> {
-  return {
-    address: addressOf(services, session),
-    requestToken: session.requestToken,
-    unread: {
-      INBOX: await services.mail.unreadCount(session.accountId, 'INBOX'),
-      Sent: await services.mail.unreadCount(session.accountId, 'Sent'),
-    },
-  };
+/** What every logged-in page shows around its content: the address, the folders and their unread counts. */
+export async function viewerOf(mailbox: Mailbox, session: LoggedInSession): Promise<Viewer> {
+  return { address: mailbox.address, requestToken: session.requestToken, folders: await mailbox.folders() };
 }

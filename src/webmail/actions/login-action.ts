@@ -1,5 +1,4 @@
-import type { Account } from '../../accounts/account-store.ts';
-import { verifyAgainstNothing, verifyPassword } from '../../accounts/passwords.ts';
+import { MailboxUnavailable, type MailIdentity } from '../mail/mailbox.ts';
 import { LoginError, type LoginErrorCode } from '../logs/login-log.ts';
 import { showLoginScreen } from '../login-screen.ts';
 import { loginPage } from '../pages/login-page.ts';
@@ -7,7 +6,7 @@ import { redirect, sendPage } from '../responses.ts';
 import { setAuthCookie, setSessionCookie } from '../sessions/session-cookies.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { TEXTS } from '../pages/ui-texts.ts';
-import { clientAddress, input, type WebmailRequest } from '../webmail-request.ts';
+import { clientAddress, input, loggedRequest, type WebmailRequest } from '../webmail-request.ts';
 
 const MAX_INPUT = 1024;
 /** Roundcube sleeps this long after a wrong password or an unknown user, to slow guessing (#1490549). */
@@ -18,15 +17,6 @@ const MESSAGES: Record<LoginErrorCode, string> = {
   [LoginError.rateLimited]: TEXTS.accountLocked,
 };
 
-/** `alice` or `alice@<MAIL_DOMAIN>` names a local account; ids and other domains name none. */
-async function findLoginAccount(services: WebmailServices, user: string): Promise<Account | null> {
-  const suffix = `@${services.config.mailDomain}`;
-  const name = user.toLowerCase().endsWith(suffix) ? user.slice(0, -suffix.length) : user;
-  if (name === '' || name.includes('@')) return null;
-  const account = await services.accounts.findAccount(name);
-  return account?.username.toLowerCase() === name.toLowerCase() ? account : null;
-}
-
 /**
  * Logs the failure under the session id the browser holds after this answer: a session made by this very
  * request (no cookie came) is kept for the login form, so the log and the cookie name the same session.
@@ -36,10 +26,10 @@ async function refuse(services: WebmailServices, request: WebmailRequest, user: 
   const notice = { type: 'warning', text: MESSAGES[code] } as const;
   // A forged login POST must not end a session that is logged in (CVE-2020-12626).
   if (request.session?.accountId) {
-    sendPage(request.ctx, 401, loginPage(request.session.requestToken, services.config.mailDomain, notice));
+    sendPage(request.ctx, 401, loginPage(request.session.requestToken, services.config.mailDomain, notice, user));
     return;
   }
-  await showLoginScreen(request, services.sessions, services.config.mailDomain, 401, { notice, keepAnonymousSession: !request.hadSessionCookie });
+  await showLoginScreen(request, services.sessions, services.config.mailDomain, 401, { notice, keepAnonymousSession: !request.hadSessionCookie, user });
 }
 
 /** POST ?_task=login&_action=login with `_user`, `_pass`, `_token`. */
@@ -53,21 +43,29 @@ export async function loginAction(services: WebmailServices, request: WebmailReq
   if (!services.security.checkLogin(request) || user.length > MAX_INPUT || password.length > MAX_INPUT) {
     return refuse(services, request, user, LoginError.invalidRequest);
   }
-  const account = await findLoginAccount(services, user);
-  if (account && (await services.rateLimit.isLocked(account.id))) return refuse(services, request, user, LoginError.rateLimited);
-  const hash = account ? await services.accounts.passwordHash(account.id) : null;
-  const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstNothing(password);
-  if (!account || !valid) {
-    if (account) await services.rateLimit.recordFailure(account.id);
+  const limitKey = await services.mailboxes.rateLimitKey(user);
+  if (limitKey && (await services.rateLimit.isLocked(limitKey))) return refuse(services, request, user, LoginError.rateLimited);
+  let identity: MailIdentity | null;
+  try {
+    identity = await services.mailboxes.authenticate(user, password);
+  } catch (error) {
+    if (!(error instanceof MailboxUnavailable)) throw error;
+    // The server's outage is not the user's failure: no login-log line for fail2ban, no count.
+    services.errors.raise(loggedRequest(request), `Login failed for ${user} from ${clientAddress(request)}: ${error.message}`, error.logType);
+    const notice = { type: 'error', text: TEXTS.storageFailed } as const;
+    return showLoginScreen(request, services.sessions, services.config.mailDomain, 503, { notice, keepAnonymousSession: !request.hadSessionCookie, user });
+  }
+  if (!identity) {
+    if (limitKey) await services.rateLimit.recordFailure(limitKey);
     // A timer, not a sleep: other requests go on meanwhile.
     await services.pause(FAILED_LOGIN_PAUSE_MS);
     return refuse(services, request, user, LoginError.failed);
   }
-  await services.rateLimit.forget(account.id);
-  const session = await services.sessions.logIn(request.session.id, account.id, account.username);
+  if (limitKey) await services.rateLimit.forget(limitKey);
+  const session = await services.sessions.logIn(request.session.id, identity.accountId, identity.username, identity.secret);
   request.session = session;
   setSessionCookie(request.ctx, session.id);
   setAuthCookie(request.ctx, session.authSecret!);
-  services.logins.succeeded(user, account.id, clientAddress(request), session.id);
+  services.logins.succeeded(user, identity.accountId, clientAddress(request), session.id);
   redirect(request.ctx, '/webmail/?_task=mail&_mbox=INBOX');
 }

@@ -1,53 +1,84 @@
-import { isFolder, type Folder } from '../mail/mail-store.ts';
+import type { MailFolder, Mailbox } from '../mail/mailbox.ts';
+import { folderUrl } from '../pages/app-frame.ts';
 import { errorPage } from '../pages/error-page.ts';
 import { messageListPage } from '../pages/message-list-page.ts';
 import { messagePage } from '../pages/message-page.ts';
-import { sendPage } from '../responses.ts';
+import { redirect, sendPage } from '../responses.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { TEXTS } from '../pages/ui-texts.ts';
 import { input, type WebmailRequest } from '../webmail-request.ts';
 import { viewerOf, type LoggedInSession } from './logged-in-session.ts';
 
 export const PAGE_SIZE = 50;
+/** Past this page the offset would ask the server for nothing useful; it also bounds the FETCH range. */
+const MAX_PAGE = 1_000_000;
 
-export function folderParameter(request: WebmailRequest): Folder {
+/** The folder `_mbox` names, when the mailbox has it; INBOX otherwise. */
+export function folderParameter(request: WebmailRequest, folders: readonly MailFolder[]): MailFolder {
   const mbox = input(request, '_mbox') ?? 'INBOX';
-  return isFolder(mbox) ? mbox : 'INBOX';
+  return folders.find((folder) => folder.path === mbox) ?? folders.find((folder) => folder.role === 'inbox') ?? folders[0]!;
 }
 
-/** GET ?_task=mail[&_mbox=INBOX|Sent]: a folder's newest messages. */
-export async function listAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
-  const folder = folderParameter(request);
+export function uidParameter(request: WebmailRequest): number | null {
+  const raw = input(request, '_uid') ?? '';
+  const uid = Number(raw);
+  return /^\d{1,10}$/.test(raw) && uid > 0 && uid < 2 ** 32 ? uid : null;
+}
+
+function pageParameter(request: WebmailRequest): number {
+  const page = Number(input(request, '_page', 'GET') ?? '1');
+  return Number.isSafeInteger(page) && page >= 1 ? Math.min(page, MAX_PAGE) : 1;
+}
+
+/** GET ?_task=mail[&_mbox=<folder>][&_page=n]: a page of a folder's messages, newest first. */
+export async function listAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox): Promise<void> {
+  const viewer = await viewerOf(mailbox, session);
+  const folder = folderParameter(request, viewer.folders);
+  const page = pageParameter(request);
+  const { total, messages } = await mailbox.list(folder.path, (page - 1) * PAGE_SIZE, PAGE_SIZE);
   const sent = input(request, '_sent', 'GET') === '1';
+  const deleted = input(request, '_deleted', 'GET') === '1';
+  const notice = sent ? TEXTS.messageSent : deleted ? TEXTS.messageDeleted : undefined;
   sendPage(
     request.ctx,
     200,
     messageListPage({
-      viewer: await viewerOf(services, session),
+      viewer,
       folder,
-      messages: await services.mail.list(session.accountId, folder, PAGE_SIZE),
+      messages,
+      paging: { page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), total },
       refreshSeconds: services.config.refreshSeconds,
-      notice: sent ? { type: 'confirmation', text: TEXTS.messageSent } : undefined,
+      notice: notice ? { type: 'confirmation', text: notice } : undefined,
     }),
   );
 }
 
-/** GET ?_task=mail&_action=show&_mbox=..&_uid=..: one message, marked as read. */
-export async function showAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
-  const uid = Number(input(request, '_uid'));
-  const message = Number.isSafeInteger(uid) ? await services.mail.get(session.accountId, folderParameter(request), uid) : null;
-  if (!message) {
-    sendPage(
-      request.ctx,
-      404,
-      errorPage({
-        title: 'Message not found',
-        lines: ['The requested message could not be found.'],
-        link: { href: '/webmail/?_task=mail', text: 'Back to the mailbox' },
-      }),
-    );
-    return;
-  }
-  if (!message.seen) await services.mail.markSeen(session.accountId, uid);
-  sendPage(request.ctx, 200, messagePage(await viewerOf(services, session), { ...message, seen: true }));
+function notFound(request: WebmailRequest): void {
+  sendPage(
+    request.ctx,
+    404,
+    errorPage({
+      title: 'Message not found',
+      lines: ['The requested message could not be found.'],
+      link: { href: '/webmail/?_task=mail', text: 'Back to the mailbox' },
+    }),
+  );
+}
+
+/** GET ?_task=mail&_action=show&_mbox=..&_uid=..: one message, fetched, parsed and marked as read. */
+export async function showAction(_services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox): Promise<void> {
+  const uid = uidParameter(request);
+  const folder = folderParameter(request, await mailbox.folders());
+  const message = uid === null ? null : await mailbox.read(folder.path, uid, true);
+  if (!message) return notFound(request);
+  // The folder list is read after marking, so its unread count already leaves this message out.
+  sendPage(request.ctx, 200, messagePage(await viewerOf(mailbox, session), folder, message));
+}
+
+/** POST ?_task=mail&_action=delete with `_mbox`, `_uid` (and the token): to Trash, as Roundcube's default. */
+export async function deleteAction(_services: WebmailServices, request: WebmailRequest, _session: LoggedInSession, mailbox: Mailbox): Promise<void> {
+  const uid = uidParameter(request);
+  const folder = folderParameter(request, await mailbox.folders());
+  if (uid === null || !(await mailbox.remove(folder.path, uid))) return notFound(request);
+  redirect(request.ctx, `${folderUrl(folder.path)}&_deleted=1`);
 }

@@ -4,6 +4,7 @@ import { sendPage } from '../responses.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { TEXTS } from '../pages/ui-texts.ts';
 import { input, loggedRequest, type WebmailRequest } from '../webmail-request.ts';
+import type { Mailbox } from '../mail/mailbox.ts';
 import type { LoggedInSession } from './logged-in-session.ts';
 
 export const INVALID_COMPOSE_ID = 'Invalid compose ID';
@@ -18,21 +19,30 @@ function answer(request: WebmailRequest, result: Omit<FramedResult, 'unlock'>): 
  * session's or an already used one sends nothing: Roundcube's logged "Invalid compose ID" and its
  * framed "internal error" answer.
  */
-export async function sendAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession): Promise<void> {
+export async function sendAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox): Promise<void> {
   const composeId = input(request, '_id') ?? '';
+  // Read before the claim: a claimed ID is no longer "open", and the reply's thread is in its defaults.
+  const thread = (await services.compose.find(session.id, composeId))?.defaults;
   if (!(await services.compose.claim(session.id, composeId))) {
     services.errors.raise(loggedRequest(request), INVALID_COMPOSE_ID);
     return answer(request, { type: 'error', message: TEXTS.internalError });
   }
-  const outcome = await services.sender.send({
-    senderAccountId: session.accountId,
-    senderUsername: session.username,
-    to: input(request, '_to', 'POST') ?? '',
-    cc: input(request, '_cc', 'POST') ?? '',
-    subject: input(request, '_subject', 'POST') ?? '',
-    body: (input(request, '_body', 'POST') ?? '').replace(/\r\n/g, '\n'),
-  });
+  const outcome = await mailbox
+    .send({
+      inReplyTo: thread?.inReplyTo,
+      references: thread?.references,
+      to: input(request, '_to', 'POST') ?? '',
+      cc: input(request, '_cc', 'POST') ?? '',
+      subject: input(request, '_subject', 'POST') ?? '',
+      body: (input(request, '_body', 'POST') ?? '').replace(/\r\n/g, '\n'),
+    })
+    .catch(async (error: unknown) => {
+      // The server failed before anything went out: the form may be sent again.
+      await services.compose.release(composeId);
+      throw error;
+    });
   if (outcome.kind === 'sent') {
+    if (outcome.unsaved) services.errors.raise(loggedRequest(request), `Could not save the sent message to Sent: ${outcome.unsaved}`, 'IMAP');
     await services.compose.finish(composeId);
     await services.sessions.rememberSentCompose(session.id, composeId);
     return answer(request, { type: 'confirmation', message: TEXTS.messageSent, next: '/webmail/?_task=mail&_mbox=Sent&_sent=1' });

@@ -45,7 +45,7 @@ export class ErrorLog {
   }
 
   /** Records `message` as raised at the line that called this method, like Roundcube 1.7's raise_error. */
-  raise(request: LoggedRequest, message: string, type: 'PHP' | 'SMTP' = 'PHP'): void {
+  raise(request: LoggedRequest, message: string, type: 'PHP' | 'SMTP' | 'IMAP' = 'PHP'): void {
     const where = callerLocation(1);
     const session = request.sessionId ? `<${request.sessionId.slice(0, 8)}> ` : '';
     const entry = `${session}${type} Error: ${message} in ${where.file} on line ${where.line} (${request.method} ${loggedUri(request)})`;

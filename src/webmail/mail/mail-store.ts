@@ -1,5 +1,5 @@
-/** The two folders every account has. */
-export const FOLDERS = ['INBOX', 'Sent'] as const;
+/** The folders every account has. */
+export const FOLDERS = ['INBOX', 'Sent', 'Trash'] as const;
 export type Folder = (typeof FOLDERS)[number];
 
 export const isFolder = (value: string): value is Folder => (FOLDERS as readonly string[]).includes(value);
@@ -39,13 +39,16 @@ export type Delivery = MessageEnvelope & {
  */
 export interface MailStore {
   deliver(delivery: Delivery): Promise<{ readonly sentUid: number }>;
-  /** Newest first. */
-  list(accountId: string, folder: Folder, limit: number): Promise<readonly MessageHeader[]>;
+  /** Newest first, skipping the `offset` newest. */
+  list(accountId: string, folder: Folder, limit: number, offset?: number): Promise<readonly MessageHeader[]>;
+  count(accountId: string, folder: Folder): Promise<number>;
   /** Messages that arrived after `uid`, newest first. */
   listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<readonly MessageHeader[]>;
   get(accountId: string, folder: Folder, uid: number): Promise<StoredMessage | null>;
   markSeen(accountId: string, uid: number): Promise<void>;
   unreadCount(accountId: string, folder: Folder): Promise<number>;
+  /** Moves the entry to Trash, or out of the mailbox when it is in Trash already; false when there is none. */
+  moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean>;
   /** Addresses this account wrote to or heard from whose text contains `search` (any case), most recent first. */
   correspondents(accountId: string, search: string, limit: number): Promise<readonly string[]>;
   close(): Promise<void>;

@@ -99,8 +99,25 @@ export class MongoMailStore implements MailStore {
     });
   }
 
-  list(accountId: string, folder: Folder, limit: number): Promise<MessageHeader[]> {
-    return this.listNewerThan(accountId, folder, 0, limit);
+  list(accountId: string, folder: Folder, limit: number, offset = 0): Promise<MessageHeader[]> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(folder) || limit <= 0) return [];
+      const docs = await this.entries.find({ accountId, folder }).sort({ _id: -1 }).skip(Math.max(0, offset)).limit(limit).toArray();
+      return docs.map(toHeader);
+    });
+  }
+
+  count(accountId: string, folder: Folder): Promise<number> {
+    return mongoCall(STORE, async () => (isKey(accountId) && isKey(folder) ? this.entries.countDocuments({ accountId, folder }) : 0));
+  }
+
+  moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(folder) || !validUid(uid)) return false;
+      const filter = { _id: uid, accountId, folder };
+      if (folder === 'Trash') return (await this.entries.deleteOne(filter)).deletedCount > 0;
+      return (await this.entries.updateOne(filter, { $set: { folder: 'Trash' } })).matchedCount > 0;
+    });
   }
 
   listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<MessageHeader[]> {

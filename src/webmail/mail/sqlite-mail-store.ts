@@ -64,8 +64,25 @@ export class SqliteMailStore implements MailStore {
     })();
   }
 
-  async list(accountId: string, folder: Folder, limit: number): Promise<MessageHeader[]> {
-    return this.newerThan(accountId, folder, 0, limit);
+  async list(accountId: string, folder: Folder, limit: number, offset = 0): Promise<MessageHeader[]> {
+    return this.db
+      .prepare<[string, string, number, number], EntryRow>(`${SELECT_ENTRY} WHERE e.account_id = ? AND e.folder = ? ORDER BY e.uid DESC LIMIT ? OFFSET ?`)
+      .all(accountId, folder, limit, offset)
+      .map(toHeader);
+  }
+
+  async count(accountId: string, folder: Folder): Promise<number> {
+    return this.db
+      .prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM mailbox_entries WHERE account_id = ? AND folder = ?')
+      .get(accountId, folder)!.n;
+  }
+
+  async moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean> {
+    const change =
+      folder === 'Trash'
+        ? this.db.prepare("DELETE FROM mailbox_entries WHERE account_id = ? AND folder = 'Trash' AND uid = ?").run(accountId, uid)
+        : this.db.prepare("UPDATE mailbox_entries SET folder = 'Trash' WHERE account_id = ? AND folder = ? AND uid = ?").run(accountId, folder, uid);
+    return change.changes > 0;
   }
 
   async listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<MessageHeader[]> {

@@ -1,29 +1,30 @@
 import { html, type SafeHtml } from './html.ts';
-import type { Folder } from '../mail/mail-store.ts';
+import type { MailFolder } from '../mail/mailbox.ts';
 import { layout, type Notice } from './layout.ts';
 
 export type Viewer = {
   readonly address: string;
   readonly requestToken: string;
-  readonly unread: Readonly<Record<Folder, number>>;
+  readonly folders: readonly MailFolder[];
 };
-
-const FOLDER_NAMES: Record<Folder, string> = { INBOX: 'Inbox', Sent: 'Sent' };
 
 export function logoutUrl(requestToken: string): string {
   return `/webmail/?_task=logout&_token=${requestToken}`;
 }
 
-function folderLink(folder: Folder, current: Folder | null, unread: number): SafeHtml {
-  return html`<li class="${folder === current ? 'selected' : ''}"><a href="/webmail/?_task=mail&amp;_mbox=${folder}">${FOLDER_NAMES[folder]}</a>
-<span class="unreadcount" data-folder="${folder}">${unread > 0 ? String(unread) : ''}</span></li>`;
+export const folderUrl = (path: string): string => `/webmail/?_task=mail&_mbox=${encodeURIComponent(path)}`;
+
+function folderLink(folder: MailFolder, current: string | null): SafeHtml {
+  const selected = folder.path === current;
+  return html`<li class="${selected ? 'selected' : ''}${folder.role ? ` ${folder.role}` : ''}"><a href="${folderUrl(folder.path)}"${selected ? html` aria-current="page"` : ''}>${folder.name}</a>
+<span class="unreadcount" data-folder="${folder.path}">${folder.unread > 0 ? String(folder.unread) : ''}</span></li>`;
 }
 
 /** The logged-in screen: top bar with the address and logout, folder list, then the page's own content. */
 export function appFrame(options: {
   readonly viewer: Viewer;
   readonly title: string;
-  readonly folder: Folder | null;
+  readonly folder: string | null;
   readonly content: SafeHtml;
   readonly notice?: Notice | undefined;
   readonly env?: Readonly<Record<string, string | number>>;
@@ -40,8 +41,8 @@ export function appFrame(options: {
 <a class="logout" id="logout" href="${logoutUrl(viewer.requestToken)}">Logout</a>
 </header>
 <div class="columns">
-<nav class="folders"><a class="button compose" id="compose-button" href="/webmail/?_task=mail&amp;_action=compose">Compose</a>
-<ul>${folderLink('INBOX', options.folder, viewer.unread.INBOX)}${folderLink('Sent', options.folder, viewer.unread.Sent)}</ul></nav>
+<nav class="folders" aria-label="Folders"><a class="button compose" id="compose-button" href="/webmail/?_task=mail&amp;_action=compose">Compose</a>
+<ul>${viewer.folders.map((folder) => folderLink(folder, options.folder))}</ul></nav>
 <main class="content">${options.content}</main>
 </div>`,
   });

@@ -13,17 +13,19 @@ export function composePage(viewer: Viewer, compose: ComposeSession): SafeHtml {
     title: 'Compose',
     folder: null,
     env: { 'compose-id': compose.id },
-    content: html`<form id="compose-form" name="form" method="post" action="/webmail/?_task=mail&amp;_action=send&amp;_framed=1" class="composebody">
+    content: html`<h1>Compose</h1>
+<form id="compose-form" name="form" method="post" action="/webmail/?_task=mail&amp;_action=send&amp;_framed=1" class="composebody">
 <input type="hidden" name="_token" value="${viewer.requestToken}">
 <input type="hidden" name="_id" value="${compose.id}">
-<div class="field"><label>From</label><span class="from">${viewer.address}</span></div>
+<div class="field"><span class="label" id="from-label">From</span><span class="from" aria-labelledby="from-label">${viewer.address}</span></div>
 <div class="field recipient"><label for="_to">To</label>
 <input id="_to" name="_to" type="text" value="${defaults.to}" autocomplete="off" spellcheck="false" aria-autocomplete="list" aria-controls="autocomplete-list">
 <ul id="autocomplete-list" role="listbox" hidden></ul></div>
 <div class="field"><label for="_cc">Cc</label><input id="_cc" name="_cc" type="text" value="${defaults.cc}" autocomplete="off" spellcheck="false"></div>
 <div class="field"><label for="_subject">Subject</label><input id="_subject" name="_subject" type="text" value="${defaults.subject}" maxlength="998"></div>
+<div class="field body"><label for="_body">Message</label>
 <textarea id="_body" name="_body" rows="16">
-${defaults.body}</textarea>
+${defaults.body}</textarea></div>
 <div class="formbuttons"><button type="submit" id="send-button">Send</button>
 <a class="button secondary" href="/webmail/?_task=mail">Cancel</a></div>
 </form>

@@ -20,7 +20,14 @@ ${options.link ? html`<p><a href="${options.link.href}">${options.link.text}</a>
   });
 }
 
-export const requestCheckFailedPage = (): SafeHtml => errorPage({ title: TEXTS.requestCheckFailed, lines: TEXTS.csrfExplanation, footer: TEXTS.contactAdmin });
+/** The way out is a fresh start: the login page (which shows the mailbox again to a signed-in session). */
+export const requestCheckFailedPage = (): SafeHtml =>
+  errorPage({
+    title: TEXTS.requestCheckFailed,
+    lines: TEXTS.csrfExplanation,
+    link: { href: '/webmail/?_task=login', text: TEXTS.backToLogin },
+    footer: TEXTS.contactAdmin,
+  });
 
 export const composeSessionErrorPage = (): SafeHtml =>
   errorPage({

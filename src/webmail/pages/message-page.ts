@@ -1,24 +1,42 @@
 import { html, type SafeHtml } from './html.ts';
-import type { StoredMessage } from '../mail/mail-store.ts';
+import type { MailAttachment, MailFolder, MailMessage } from '../mail/mailbox.ts';
 import { appFrame, type Viewer } from './app-frame.ts';
 
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function attachmentList(attachments: readonly MailAttachment[]): SafeHtml {
+  if (attachments.length === 0) return html``;
+  return html`<section class="attachments" aria-labelledby="attachments-title"><h2 id="attachments-title">Attachments</h2><ul>
+${attachments.map((attachment) => html`<li><span class="filename">${attachment.filename}</span> <span class="size">(${size(attachment.size)})</span></li>`)}
+</ul></section>`;
+}
+
 /** One message. The body is shown as plain text, whatever markup it contains. */
-export function messagePage(viewer: Viewer, message: StoredMessage): SafeHtml {
-  const reply = `/webmail/?_task=mail&_action=compose&_reply_uid=${message.uid}&_mbox=${message.folder}`;
+export function messagePage(viewer: Viewer, folder: MailFolder, message: MailMessage): SafeHtml {
+  const mbox = encodeURIComponent(folder.path);
+  const reply = `/webmail/?_task=mail&_action=compose&_reply_uid=${message.uid}&_mbox=${mbox}`;
+  const remove = `/webmail/?_task=mail&_action=delete&_mbox=${mbox}&_uid=${message.uid}`;
   return appFrame({
     viewer,
     title: message.subject || '(no subject)',
-    folder: message.folder,
+    folder: folder.path,
     content: html`<article class="message">
-<h2 class="subject">${message.subject || '(no subject)'}</h2>
+<h1 class="subject">${message.subject || '(no subject)'}</h1>
 <dl class="headers">
 <dt>From</dt><dd class="from">${message.from}</dd>
 <dt>To</dt><dd class="to">${message.to.join(', ')}</dd>
 ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')}</dd>` : ''}
 <dt>Date</dt><dd><time datetime="${message.date}">${new Date(message.date).toUTCString()}</time></dd>
 </dl>
-<div class="actions"><a class="button" href="${reply}">Reply</a></div>
+<div class="actions"><a class="button" href="${reply}">Reply</a>
+<form method="post" action="${remove}" class="inline"><input type="hidden" name="_token" value="${viewer.requestToken}">
+<button type="submit" id="delete-button" class="secondary">${folder.role === 'trash' ? 'Delete' : 'Move to Trash'}</button></form></div>
 <pre class="message-body">${message.body}</pre>
+${attachmentList(message.attachments)}
 </article>`,
   });
 }

@@ -7,6 +7,8 @@ export const TEXTS = {
   loggedOut: 'You have successfully terminated the session. Goodbye!',
   internalError: 'An internal error occurred. Please try again.',
   messageSent: 'Message sent successfully.',
+  messageDeleted: 'Message moved to Trash.',
+  storageFailed: 'Connection to storage server failed.',
   requestCheckFailed: 'Request Check Failed',
   csrfExplanation: [
     'For your protection, access to this resource is secured against CSRF.',
@@ -15,6 +17,7 @@ export const TEXTS = {
     'Human interaction is now required to continue.',
   ],
   contactAdmin: 'Please contact your server-administrator.',
+  backToLogin: 'Back to the login page',
   composeSessionError: 'Compose Session Error',
   composeSessionNotFound: 'Requested compose session not found.',
   composeAgain: 'Click here to compose a new message',

@@ -4,6 +4,9 @@ export type ComposeDefaults = {
   readonly cc: string;
   readonly subject: string;
   readonly body: string;
+  /** A reply's thread: the Message-ID answered and its References, sent on as In-Reply-To and References. */
+  readonly inReplyTo?: string | undefined;
+  readonly references?: readonly string[] | undefined;
 };
 
 export type ComposeSession = { readonly id: string; readonly defaults: ComposeDefaults };

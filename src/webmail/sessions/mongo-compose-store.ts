@@ -23,7 +23,8 @@ export class MongoComposeStore implements ComposeStore {
   open(sessionId: string, defaults: ComposeDefaults): Promise<ComposeSession> {
     return mongoCall(STORE, async () => {
       const id = newComposeId();
-      const copy = { to: defaults.to, cc: defaults.cc, subject: defaults.subject, body: defaults.body };
+      const thread = defaults.inReplyTo ? { inReplyTo: defaults.inReplyTo, references: [...(defaults.references ?? [])] } : {};
+      const copy = { to: defaults.to, cc: defaults.cc, subject: defaults.subject, body: defaults.body, ...thread };
       await this.compose.insertOne({ _id: id, sessionId, sending: false, defaults: copy });
       return { id, defaults: copy };
     });

@@ -10,6 +10,8 @@ interface SessionDoc {
   accountId: string | null;
   username: string | null;
   authSecret: string | null;
+  /** Absent in sessions written before IMAP sign-in existed. */
+  mailSecret?: string | null;
   lastComposeId: string | null;
   expiresAt: number;
 }
@@ -23,6 +25,7 @@ const toSession = (doc: SessionDoc): WebmailSession => ({
   accountId: doc.accountId,
   username: doc.username,
   authSecret: doc.authSecret,
+  mailSecret: doc.mailSecret ?? null,
   lastComposeId: doc.lastComposeId,
 });
 
@@ -48,7 +51,7 @@ export class MongoSessionStore implements SessionStore {
     return mongoCall(STORE, async () => {
       const expired = await this.sessions.find({ expiresAt: { $lte: this.now() } }, { projection: { _id: 1 } }).toArray();
       if (expired.length > 0) await this.removeAll(expired.map((doc) => doc._id));
-      return this.insert({ loginPageShown, accountId: null, username: null, authSecret: null });
+      return this.insert({ loginPageShown, accountId: null, username: null, authSecret: null, mailSecret: null });
     });
   }
 
@@ -63,9 +66,9 @@ export class MongoSessionStore implements SessionStore {
     });
   }
 
-  logIn(oldId: string, accountId: string, username: string): Promise<WebmailSession> {
+  logIn(oldId: string, accountId: string, username: string, mailSecret: string | null = null): Promise<WebmailSession> {
     return mongoCall(STORE, async () => {
-      const session = await this.insert({ loginPageShown: false, accountId, username, authSecret: newSessionId() });
+      const session = await this.insert({ loginPageShown: false, accountId, username, authSecret: newSessionId(), mailSecret });
       if (isKey(oldId)) await this.removeAll([oldId]);
       return session;
     });
@@ -107,6 +110,7 @@ export class MongoSessionStore implements SessionStore {
       accountId: session.accountId,
       username: session.username,
       authSecret: session.authSecret,
+      mailSecret: session.mailSecret,
       lastComposeId: null,
       expiresAt: this.now() + this.idleMillis,
     });

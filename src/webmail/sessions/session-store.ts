@@ -8,11 +8,13 @@ export type WebmailSession = {
   readonly username: string | null;
   /** Must come back in the auth cookie on every request of a logged-in session. */
   readonly authSecret: string | null;
+  /** What the mailbox needs to open again on each request (the sealed IMAP password); null for local accounts. */
+  readonly mailSecret: string | null;
   /** The compose ID most recently sent, so the Back button starts a new message instead of an error. */
   readonly lastComposeId: string | null;
 };
 
-export type NewSessionFields = Pick<WebmailSession, 'loginPageShown' | 'accountId' | 'username' | 'authSecret'>;
+export type NewSessionFields = Pick<WebmailSession, 'loginPageShown' | 'accountId' | 'username' | 'authSecret' | 'mailSecret'>;
 
 /**
  * The session port. Sessions outlive a restart like Roundcube's database sessions, and every API
@@ -25,7 +27,7 @@ export interface SessionStore {
   /** The live session with this id, its idle timer restarted; null when unknown or expired. */
   find(id: string): Promise<WebmailSession | null>;
   /** Replaces a session by a logged-in one under a new id and token (no session fixation). */
-  logIn(oldId: string, accountId: string, username: string): Promise<WebmailSession>;
+  logIn(oldId: string, accountId: string, username: string, mailSecret?: string | null): Promise<WebmailSession>;
   markLoginPageShown(id: string): Promise<void>;
   rememberSentCompose(id: string, composeId: string): Promise<void>;
   destroy(id: string): Promise<void>;

@@ -9,6 +9,7 @@ type SessionRow = {
   account_id: string | null;
   username: string | null;
   auth_secret: string | null;
+  mail_secret: string | null;
   last_compose_id: string | null;
   expires_at: number;
 };
@@ -20,6 +21,7 @@ const toSession = (row: SessionRow): WebmailSession => ({
   accountId: row.account_id,
   username: row.username,
   authSecret: row.auth_secret,
+  mailSecret: row.mail_secret,
   lastComposeId: row.last_compose_id,
 });
 
@@ -33,7 +35,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async create(loginPageShown: boolean): Promise<WebmailSession> {
     this.db.prepare('DELETE FROM webmail_sessions WHERE expires_at <= ?').run(this.now());
-    return this.insert({ loginPageShown, accountId: null, username: null, authSecret: null });
+    return this.insert({ loginPageShown, accountId: null, username: null, authSecret: null, mailSecret: null });
   }
 
   async find(id: string): Promise<WebmailSession | null> {
@@ -47,10 +49,10 @@ export class SqliteSessionStore implements SessionStore {
     return toSession(row);
   }
 
-  async logIn(oldId: string, accountId: string, username: string): Promise<WebmailSession> {
+  async logIn(oldId: string, accountId: string, username: string, mailSecret: string | null = null): Promise<WebmailSession> {
     return this.db.transaction(() => {
       this.db.prepare('DELETE FROM webmail_sessions WHERE id = ?').run(String(oldId));
-      return this.insert({ loginPageShown: false, accountId, username, authSecret: newSessionId() });
+      return this.insert({ loginPageShown: false, accountId, username, authSecret: newSessionId(), mailSecret });
     })();
   }
 
@@ -73,8 +75,8 @@ export class SqliteSessionStore implements SessionStore {
     const session: WebmailSession = { id: newSessionId(), requestToken: newRequestToken(), lastComposeId: null, ...fields };
     this.db
       .prepare(
-        `INSERT INTO webmail_sessions (id, request_token, login_page_shown, account_id, username, auth_secret, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO webmail_sessions (id, request_token, login_page_shown, account_id, username, auth_secret, mail_secret, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         session.id,
@@ -83,6 +85,7 @@ export class SqliteSessionStore implements SessionStore {
         session.accountId,
         session.username,
         session.authSecret,
+        session.mailSecret,
         this.now() + this.idleMillis,
       );
     return session;

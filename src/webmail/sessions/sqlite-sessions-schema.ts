@@ -42,6 +42,7 @@ export const webmailSessionsSchema: SqliteSchema = {
         failures INTEGER NOT NULL
       );`,
     ),
+    sqlStep(3, 'the sealed mail server password of a session signed in over IMAP', `ALTER TABLE webmail_sessions ADD COLUMN mail_secret TEXT;`),
   ],
 };
 

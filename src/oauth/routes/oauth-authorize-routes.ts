@@ -1,0 +1,128 @@
+import Router from '@koa/router';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Context } from 'koa';
+import type { Account, AccountStore } from '../../accounts/account-store.ts';
+import { verifyAgainstNothing, verifyPassword } from '../../accounts/passwords.ts';
+import { requestParams } from '../../http/request-params.ts';
+import { paramsOf } from '../../http/route-context.ts';
+import { checkAuthorization, redirectTarget, type Checked } from '../authorization-request.ts';
+import { codePage, consentPage, errorPage } from '../consent-page.ts';
+import { describe } from '../doorkeeper-errors.ts';
+import type { OAuthStore } from '../oauth-store.ts';
+import type { LoginRateLimit } from '../../accounts/login-rate-limit.ts';
+
+/** Doorkeeper's default code lifetime. */
+export const CODE_LIFETIME_MS = 10 * 60 * 1000;
+const CSRF_COOKIE = 'oauth_csrf';
+const FAILED_SIGN_IN_PAUSE_MS = 1000;
+const MAX_INPUT = 1024;
+
+export interface AuthorizeDeps {
+  readonly oauth: OAuthStore;
+  readonly accounts: AccountStore;
+  /** How long a failed sign-in waits before its answer (a timer: other requests go on). */
+  readonly failedSignInPause?: (ms: number) => Promise<void>;
+  /** The webmail's failed-login counter: one lock for both sign-ins, lifted by `cli account unlock`. */
+  readonly loginRateLimit?: LoginRateLimit;
+}
+
+function sendHtml(ctx: Context, status: number, body: string): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  // No scripts at all; never framed (clickjacking the Authorize button).
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.body = body;
+}
+
+/** Double-submit: the form's token must equal the cookie set with the page, which another site cannot read or set. */
+function csrfToken(ctx: Context): string {
+  const existing = ctx.cookies.get(CSRF_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomBytes(32).toString('base64url');
+  ctx.cookies.set(CSRF_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/oauth', secure: ctx.secure, overwrite: true });
+  return token;
+}
+
+function csrfMatches(ctx: Context, sent: unknown): boolean {
+  const cookie = ctx.cookies.get(CSRF_COOKIE);
+  if (!cookie || typeof sent !== 'string' || sent.length !== cookie.length) return false;
+  return timingSafeEqual(Buffer.from(sent), Buffer.from(cookie));
+}
+
+/** Unknown client or redirect URI: shown here. Anything else: sent to the app (or shown, for oob). */
+function answerUnusable(ctx: Context, checked: Exclude<Checked, { kind: 'ok' }>): void {
+  if (checked.kind === 'fatal') return sendHtml(ctx, 400, errorPage('An error has occurred', describe(checked.error)));
+  const target = redirectTarget(checked.redirectUri, { error: checked.error, error_description: describe(checked.error) }, checked.state);
+  if (target === null) return sendHtml(ctx, 400, errorPage('An error has occurred', describe(checked.error)));
+  ctx.redirect(target);
+}
+
+type SignIn = { account: Account } | { refused: string };
+
+const SIGN_IN_FAILED = 'Invalid username or password.';
+const LOCKED = 'Too many failed sign-ins: this account is locked for now.';
+
+async function signIn(accounts: AccountStore, lock: LoginRateLimit | undefined, username: string, password: string): Promise<SignIn> {
+  const found = username === '' ? null : await accounts.findAccount(username);
+  // findAccount also takes an id; only a username signs in.
+  const account = found && found.username.toLowerCase() === username.toLowerCase() ? found : null;
+  if (account && lock && (await lock.isLocked(account.id))) return { refused: LOCKED };
+  const hash = account ? await accounts.passwordHash(account.id) : null;
+  const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstNothing(password);
+  if (account && valid) {
+    await lock?.forget(account.id);
+    return { account };
+  }
+  if (account) await lock?.recordFailure(account.id);
+  return { refused: SIGN_IN_FAILED };
+}
+
+/** GET /oauth/authorize shows sign-in and consent; POST /oauth/authorize decides. */
+export function oauthAuthorizeRoutes({ oauth, accounts, loginRateLimit, failedSignInPause = (ms) => delay(ms) }: AuthorizeDeps): Router {
+  const router = new Router();
+  const check = async (params: Record<string, unknown>) => {
+    const clientId = typeof params.client_id === 'string' ? params.client_id : '';
+    return checkAuthorization(clientId === '' ? null : await oauth.findApp(clientId), params);
+  };
+  router.get('/oauth/authorize', requestParams(), async (ctx) => {
+    const checked = await check(paramsOf(ctx));
+    if (checked.kind !== 'ok') return answerUnusable(ctx, checked);
+    sendHtml(ctx, 200, consentPage(checked.app, checked.page, checked.scopes, csrfToken(ctx), null, ''));
+  });
+  router.post('/oauth/authorize', requestParams(), async (ctx) => {
+    const params = paramsOf(ctx);
+    if (!csrfMatches(ctx, params.authenticity_token)) {
+      return sendHtml(ctx, 422, errorPage('The form has expired', 'Go back to the app and sign in again.'));
+    }
+    const checked = await check(params);
+    if (checked.kind !== 'ok') return answerUnusable(ctx, checked);
+    const { app, redirectUri, state, scopes, page } = checked;
+    if (params.decision !== 'approve') {
+      return answerUnusable(ctx, { kind: 'redirect-error', error: 'access_denied', app, redirectUri, state });
+    }
+    const username = typeof params.username === 'string' ? params.username.trim().slice(0, MAX_INPUT) : '';
+    const password = typeof params.password === 'string' && params.password.length <= MAX_INPUT ? params.password : '';
+    const outcome = await signIn(accounts, loginRateLimit, username, password);
+    if ('refused' in outcome) {
+      await failedSignInPause(FAILED_SIGN_IN_PAUSE_MS);
+      return sendHtml(ctx, 401, consentPage(app, page, scopes, csrfToken(ctx), outcome.refused, username));
+    }
+    const { account } = outcome;
+    const code = await oauth.createCode({
+      appId: app.id,
+      accountId: account.id,
+      redirectUri,
+      scopes,
+      codeChallenge: page.code_challenge === '' ? null : page.code_challenge,
+      codeChallengeMethod: page.code_challenge === '' ? null : page.code_challenge_method,
+      expiresAt: new Date(Date.now() + CODE_LIFETIME_MS),
+    });
+    const target = redirectTarget(redirectUri, { code }, state);
+    if (target === null) return sendHtml(ctx, 200, codePage(app, code));
+    ctx.redirect(target);
+  });
+  return router;
+}

@@ -1,0 +1,113 @@
+import Router from '@koa/router';
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { Context } from 'koa';
+import type { AccountStore } from '../../accounts/account-store.ts';
+import { splitToken } from '../../accounts/token-secret.ts';
+import { paramsOf } from '../../http/route-context.ts';
+import { requestParams } from '../../http/request-params.ts';
+import { answerError, doorkeeperName } from '../doorkeeper-errors.ts';
+import { GRANTS, oauthModel } from '../oauth-model.ts';
+import { MASTODON_SCOPES } from '../oauth-scopes.ts';
+import type { OAuthStore } from '../oauth-store.ts';
+
+export interface OAuthRouteDeps {
+  readonly oauth: OAuthStore;
+  readonly accounts: AccountStore;
+}
+
+/** Only plain string parameters reach the library; a nested or repeated one is as if absent. */
+function stringParams(ctx: Context): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(paramsOf(ctx))) if (typeof value === 'string') out[key] = value;
+  return out;
+}
+
+/** Client credentials from HTTP Basic or the body, as Doorkeeper takes them. */
+function clientCredentials(ctx: Context, params: Record<string, string>): { id: string; secret: string } | null {
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('authorization'));
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return null;
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  }
+  return params.client_id && params.client_secret ? { id: params.client_id, secret: params.client_secret } : null;
+}
+
+function serverMetadata(origin: string) {
+  return {
+    issuer: `${origin}/`,
+    service_documentation: 'https://docs.joinmastodon.org/',
+    authorization_endpoint: `${origin}/oauth/authorize`,
+    token_endpoint: `${origin}/oauth/token`,
+    app_registration_endpoint: `${origin}/api/v1/apps`,
+    revocation_endpoint: `${origin}/oauth/revoke`,
+    scopes_supported: [...MASTODON_SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: ['S256'],
+    grant_types_supported: ['authorization_code', 'client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+  };
+}
+
+/** POST /oauth/token, POST /oauth/revoke and GET /.well-known/oauth-authorization-server. */
+export function oauthTokenRoutes({ oauth, accounts }: OAuthRouteDeps): Router {
+  const server = new OAuth2Server({
+    model: oauthModel(oauth, accounts),
+    // Mastodon's tokens never expire; the library wants a number, and its expiry is not answered or kept.
+    accessTokenLifetime: 100 * 365 * 24 * 3600,
+    allowEmptyState: true,
+  });
+  const router = new Router();
+  router.get('/.well-known/oauth-authorization-server', (ctx) => {
+    ctx.body = serverMetadata(`${ctx.protocol}://${ctx.host}`);
+  });
+  router.post('/oauth/token', requestParams(), async (ctx) => {
+    const params = stringParams(ctx);
+    // The library knows password and refresh_token grants too; this service issues neither (Doorkeeper's answer for an unconfigured flow).
+    if (params.grant_type && !GRANTS.includes(params.grant_type)) return answerError(ctx, 'unsupported_grant_type');
+    // The library reads only forms; Doorkeeper also takes JSON and query parameters, so they are handed over as one.
+    const request = new OAuth2Server.Request({
+      method: 'POST',
+      query: {},
+      headers: { authorization: ctx.get('authorization'), 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1' },
+      body: params,
+    });
+    try {
+      const token = await server.token(request, new OAuth2Server.Response());
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = {
+        access_token: token.accessToken,
+        token_type: 'Bearer',
+        scope: (token.scope ?? []).join(' '),
+        created_at: Math.floor(Date.now() / 1000),
+      };
+    } catch (error) {
+      const name = error instanceof OAuth2Server.OAuthError ? doorkeeperName(error) : null;
+      // A store's failure, wrapped by the library as server_error, goes on to jsonErrors as itself (a 503 for an outage).
+      if (name === null) throw (error as { inner?: unknown }).inner ?? error;
+      answerError(ctx, name);
+    }
+  });
+  router.post('/oauth/revoke', requestParams(), async (ctx) => {
+    const params = stringParams(ctx);
+    const credentials = clientCredentials(ctx, params);
+    const app = credentials ? await oauth.verifyClient(credentials.id, credentials.secret) : null;
+    if (!app) return answerError(ctx, 'invalid_client');
+    const token = params.token ?? '';
+    const parts = splitToken(token);
+    // RFC 7009, as Doorkeeper: an unknown token is answered as revoked, so the answer tells nothing.
+    const issuer = parts ? await oauth.appOfToken(parts.tokenId) : null;
+    if (issuer && issuer.id !== app.id) {
+      ctx.status = 403;
+      ctx.body = { error: 'unauthorized_client', error_description: 'You are not authorized to revoke this token' };
+      return;
+    }
+    if (issuer) {
+      if (!(await accounts.revokeToken(token))) await oauth.revokeAppToken(token);
+    }
+    ctx.body = {};
+  });
+  return router;
+}

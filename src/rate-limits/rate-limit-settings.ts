@@ -1,0 +1,18 @@
+import type { Settings } from '../shared/settings.ts';
+import { MASTODON_RATE_LIMITS, type RateLimitSettings } from './throttles.ts';
+
+const MAX = 1_000_000;
+
+/** RATE_LIMITS (on/off) and one RATE_LIMIT_* per throttle, each defaulting to Mastodon's value. */
+export function rateLimitSettings(settings: Settings): RateLimitSettings {
+  const d = MASTODON_RATE_LIMITS;
+  return {
+    enabled: settings.switch('RATE_LIMITS', d.enabled),
+    authenticatedApi: settings.integer('RATE_LIMIT_AUTHENTICATED_API', d.authenticatedApi, 1, MAX),
+    appTokenApi: settings.integer('RATE_LIMIT_APP_TOKEN_API', d.appTokenApi, 1, MAX),
+    unauthenticatedApi: settings.integer('RATE_LIMIT_UNAUTHENTICATED_API', d.unauthenticatedApi, 1, MAX),
+    filterMatch: settings.integer('RATE_LIMIT_FILTER_MATCH', d.filterMatch, 1, MAX),
+    appRegistrations: settings.integer('RATE_LIMIT_APP_REGISTRATIONS', d.appRegistrations, 1, MAX),
+    signInAttempts: settings.integer('RATE_LIMIT_SIGN_IN_ATTEMPTS', d.signInAttempts, 1, MAX),
+  };
+}

@@ -1,0 +1,169 @@
+import type { FetchMessageObject, ImapFlow, MessageAddressObject } from 'imapflow';
+import { isRefusal, unavailable, type ImapServer } from './imap-connection.ts';
+import type { ImapOutbox } from './imap-outbox.ts';
+import type { FolderRole, MailFolder, MailHeader, Mailbox, MailMessage, MailPage, OutgoingMail, SendOutcome } from './mailbox.ts';
+import { parseMessage } from './parsed-message.ts';
+
+const ROLES: Record<string, FolderRole> = { '\\Inbox': 'inbox', '\\Sent': 'sent', '\\Drafts': 'drafts', '\\Trash': 'trash', '\\Junk': 'junk' };
+/** A message larger than this is read only this far: the text and the first attachments still show. */
+const MAX_READ_BYTES = 25 * 1024 * 1024;
+const HEADER_QUERY = { uid: true, flags: true, envelope: true, internalDate: true } as const;
+
+const addressList = (list: MessageAddressObject[] | undefined): string[] => (list ?? []).map((entry) => entry.address ?? entry.name ?? '').filter(Boolean);
+
+function toHeader(folder: string, message: FetchMessageObject): MailHeader {
+  const envelope = message.envelope;
+  const date = new Date(envelope?.date ?? message.internalDate ?? 0);
+  return {
+    uid: message.uid,
+    folder,
+    from: addressList(envelope?.from)[0] ?? '',
+    to: addressList(envelope?.to),
+    cc: addressList(envelope?.cc),
+    subject: envelope?.subject ?? '',
+    date: date.toISOString(),
+    seen: message.flags?.has('\\Seen') ?? false,
+  };
+}
+
+/**
+ * One user's mailbox on the IMAP server, over one connection that lives for one request. Every call
+ * names its folder; a folder or message the server says NO to is "not found", anything else is
+ * MailboxUnavailable.
+ */
+export class ImapMailbox implements Mailbox {
+  constructor(
+    private readonly client: ImapFlow,
+    private readonly server: ImapServer,
+    private readonly outbox: ImapOutbox | null,
+    readonly address: string,
+  ) {}
+
+  folders(): Promise<MailFolder[]> {
+    return this.call(async () => {
+      const listed = await this.client.list({ statusQuery: { unseen: true } });
+      return listed
+        .filter((entry) => !entry.flags.has('\\Noselect'))
+        .map((entry) => ({
+          path: entry.path,
+          name: entry.path === 'INBOX' ? 'Inbox' : entry.name,
+          role: entry.path === 'INBOX' ? 'inbox' : (ROLES[entry.specialUse ?? ''] ?? null),
+          unread: entry.status?.unseen ?? 0,
+        }));
+    });
+  }
+
+  list(folder: string, offset: number, limit: number): Promise<MailPage> {
+    return this.call(async () => {
+      const opened = await this.open(folder, true);
+      if (!opened) return { total: 0, messages: [] };
+      const total = opened.exists;
+      // Sequence numbers follow UID order, so the newest are the highest numbers: one bounded FETCH.
+      const last = total - offset;
+      if (last < 1 || limit < 1) return { total, messages: [] };
+      const first = Math.max(1, last - limit + 1);
+      const fetched = await this.client.fetchAll(`${first}:${last}`, HEADER_QUERY);
+      return { total, messages: fetched.map((message) => toHeader(folder, message)).sort((a, b) => b.uid - a.uid) };
+    });
+  }
+
+  listNewerThan(folder: string, uid: number, limit: number): Promise<MailHeader[]> {
+    return this.call(async () => {
+      if (!(await this.open(folder, true))) return [];
+      // `n:*` always includes the last message, even below n: keep only the really newer ones.
+      const uids = ((await this.client.search({ uid: `${uid + 1}:*` }, { uid: true })) || []).filter((found) => found > uid);
+      const newest = uids.sort((a, b) => a - b).slice(-limit);
+      if (newest.length === 0) return [];
+      const fetched = await this.client.fetchAll(newest.join(','), HEADER_QUERY, { uid: true });
+      return fetched.map((message) => toHeader(folder, message)).sort((a, b) => b.uid - a.uid);
+    });
+  }
+
+  read(folder: string, uid: number, markSeen: boolean): Promise<MailMessage | null> {
+    return this.call(async () => {
+      if (!(await this.open(folder, !markSeen))) return null;
+      const found = await this.client.fetchOne(
+        String(uid),
+        { uid: true, flags: true, internalDate: true, source: { maxLength: MAX_READ_BYTES } },
+        { uid: true },
+      );
+      if (!found || found.uid !== uid || !found.source) return null;
+      if (markSeen && !found.flags?.has('\\Seen')) await this.client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+      const arrived = found.internalDate instanceof Date ? found.internalDate : new Date(0);
+      return parseMessage(found.source, { uid, folder, seen: markSeen || (found.flags?.has('\\Seen') ?? false) }, arrived);
+    });
+  }
+
+  unreadCount(folder: string): Promise<number> {
+    return this.call(async () => {
+      try {
+        const status = await this.client.status(folder, { unseen: true });
+        return status ? (status.unseen ?? 0) : 0;
+      } catch (error) {
+        if (isRefusal(error)) return 0;
+        throw error;
+      }
+    });
+  }
+
+  remove(folder: string, uid: number): Promise<boolean> {
+    return this.call(async () => {
+      const trash = (await this.folders()).find((entry) => entry.role === 'trash');
+      if (!(await this.open(folder, false))) return false;
+      const exists = ((await this.client.search({ uid: String(uid) }, { uid: true })) || []).includes(uid);
+      if (!exists) return false;
+      if (!trash || trash.path === folder) return this.client.messageDelete(String(uid), { uid: true });
+      return Boolean(await this.client.messageMove(String(uid), trash.path, { uid: true }));
+    });
+  }
+
+  send(mail: OutgoingMail): Promise<SendOutcome> {
+    const outbox = this.outbox;
+    if (!outbox) return Promise.resolve({ kind: 'refused', message: 'Sending is not set up on this server (no SMTP_URL is configured).' });
+    return this.call(async () => {
+      const sent = (await this.folders()).find((entry) => entry.role === 'sent');
+      return outbox.send(mail, this.address, (raw) => (sent ? this.client.append(sent.path, raw, ['\\Seen']).then(() => undefined) : Promise.resolve()));
+    });
+  }
+
+  correspondents(search: string, limit: number): Promise<string[]> {
+    return this.call(async () => {
+      const needle = search.toLowerCase();
+      const found: string[] = [];
+      for (const folder of (await this.folders()).filter((entry) => entry.role === 'sent' || entry.role === 'inbox')) {
+        const field = folder.role === 'sent' ? 'to' : 'from';
+        if (!(await this.open(folder.path, true))) continue;
+        const uids = ((await this.client.search({ [field]: search }, { uid: true })) || []).sort((a, b) => a - b).slice(-limit);
+        if (uids.length === 0) continue;
+        for (const message of (await this.client.fetchAll(uids.join(','), HEADER_QUERY, { uid: true })).reverse()) {
+          const addresses =
+            folder.role === 'sent' ? [...toHeader(folder.path, message).to, ...toHeader(folder.path, message).cc] : [toHeader(folder.path, message).from];
+          for (const address of addresses.map((a) => a.toLowerCase())) if (address.includes(needle) && !found.includes(address)) found.push(address);
+        }
+      }
+      return found.slice(0, limit);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.client.logout().catch(() => this.client.close());
+  }
+
+  /** Selects the folder; false when the server has no such folder. */
+  private async open(folder: string, readOnly: boolean): Promise<{ exists: number } | null> {
+    try {
+      return await this.client.mailboxOpen(folder, { readOnly });
+    } catch (error) {
+      if (isRefusal(error)) return null;
+      throw error;
+    }
+  }
+
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw unavailable(this.server, error);
+    }
+  }
+}

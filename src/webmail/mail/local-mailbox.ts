@@ -1,0 +1,96 @@
+import type { Account, AccountStore } from '../../accounts/account-store.ts';
+import { verifyAgainstNothing, verifyPassword } from '../../accounts/passwords.ts';
+import { isFolder, type MailStore, type MessageHeader } from './mail-store.ts';
+import type { MailSender } from './mail-sender.ts';
+import type { MailFolder, MailHeader, MailIdentity, Mailbox, MailboxProvider, MailMessage, MailPage, OutgoingMail, SendOutcome } from './mailbox.ts';
+
+const ROLES = { INBOX: 'inbox', Sent: 'sent', Trash: 'trash' } as const;
+const NAMES = { INBOX: 'Inbox', Sent: 'Sent', Trash: 'Trash' } as const;
+
+const header = (message: MessageHeader): MailHeader => message;
+
+/** One local account's mailbox in the service's own mail store (SQLite or MongoDB). */
+class LocalMailbox implements Mailbox {
+  constructor(
+    private readonly mail: MailStore,
+    private readonly sender: MailSender,
+    private readonly identity: MailIdentity,
+    readonly address: string,
+  ) {}
+
+  async folders(): Promise<MailFolder[]> {
+    const folders: MailFolder[] = [];
+    for (const path of ['INBOX', 'Sent', 'Trash'] as const) {
+      folders.push({ path, name: NAMES[path], role: ROLES[path], unread: await this.mail.unreadCount(this.identity.accountId, path) });
+    }
+    return folders;
+  }
+
+  async list(folder: string, offset: number, limit: number): Promise<MailPage> {
+    if (!isFolder(folder)) return { total: 0, messages: [] };
+    const messages = await this.mail.list(this.identity.accountId, folder, limit, offset);
+    return { total: await this.mail.count(this.identity.accountId, folder), messages: messages.map(header) };
+  }
+
+  async listNewerThan(folder: string, uid: number, limit: number): Promise<MailHeader[]> {
+    return isFolder(folder) ? (await this.mail.listNewerThan(this.identity.accountId, folder, uid, limit)).map(header) : [];
+  }
+
+  async read(folder: string, uid: number, markSeen: boolean): Promise<MailMessage | null> {
+    const stored = isFolder(folder) ? await this.mail.get(this.identity.accountId, folder, uid) : null;
+    if (!stored) return null;
+    if (markSeen && !stored.seen) await this.mail.markSeen(this.identity.accountId, uid);
+    return { ...stored, seen: stored.seen || markSeen, references: [], attachments: [] };
+  }
+
+  async unreadCount(folder: string): Promise<number> {
+    return isFolder(folder) ? this.mail.unreadCount(this.identity.accountId, folder) : 0;
+  }
+
+  async remove(folder: string, uid: number): Promise<boolean> {
+    return isFolder(folder) ? this.mail.moveToTrash(this.identity.accountId, folder, uid) : false;
+  }
+
+  async send(mail: OutgoingMail): Promise<SendOutcome> {
+    const outcome = await this.sender.send({ senderAccountId: this.identity.accountId, senderUsername: this.identity.username, ...mail });
+    return outcome.kind === 'sent' ? { kind: 'sent' } : outcome;
+  }
+
+  correspondents(search: string, limit: number): Promise<readonly string[]> {
+    return this.mail.correspondents(this.identity.accountId, search, limit);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The service's own accounts: passwords checked against their scrypt hashes, mail in the local store. */
+export class LocalMailboxes implements MailboxProvider {
+  readonly kind = 'local';
+
+  constructor(private readonly deps: { readonly accounts: AccountStore; readonly mail: MailStore; readonly sender: MailSender; readonly mailDomain: string }) {}
+
+  async rateLimitKey(user: string): Promise<string | null> {
+    return (await this.findAccount(user))?.id ?? null;
+  }
+
+  async authenticate(user: string, password: string): Promise<MailIdentity | null> {
+    const account = await this.findAccount(user);
+    const hash = account ? await this.deps.accounts.passwordHash(account.id) : null;
+    // An unknown user costs as much time as a wrong password, so timing does not tell them apart.
+    const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstNothing(password);
+    return account && valid ? { accountId: account.id, username: account.username, secret: null } : null;
+  }
+
+  async open(identity: MailIdentity): Promise<Mailbox> {
+    return new LocalMailbox(this.deps.mail, this.deps.sender, identity, `${identity.username.toLowerCase()}@${this.deps.mailDomain}`);
+  }
+
+  /** `alice` or `alice@<MAIL_DOMAIN>` names a local account; ids and other domains name none. */
+  private async findAccount(user: string): Promise<Account | null> {
+    const suffix = `@${this.deps.mailDomain}`;
+    const name = user.toLowerCase().endsWith(suffix) ? user.slice(0, -suffix.length) : user;
+    if (name === '' || name.includes('@')) return null;
+    const account = await this.deps.accounts.findAccount(name);
+    return account?.username.toLowerCase() === name.toLowerCase() ? account : null;
+  }
+}

@@ -1,0 +1,97 @@
+/** What a folder is for, from IMAP's special-use attributes (RFC 6154) or the local store's fixed folders. */
+export type FolderRole = 'inbox' | 'sent' | 'drafts' | 'trash' | 'junk';
+
+export type MailFolder = { readonly path: string; readonly name: string; readonly role: FolderRole | null; readonly unread: number };
+
+/** One line of a folder's message list. `uid` is unique within the folder and grows with arrival. */
+export type MailHeader = {
+  readonly uid: number;
+  readonly folder: string;
+  readonly from: string;
+  readonly to: readonly string[];
+  readonly cc: readonly string[];
+  readonly subject: string;
+  /** ISO-8601 */
+  readonly date: string;
+  readonly seen: boolean;
+};
+
+export type MailAttachment = { readonly filename: string; readonly size: number; readonly contentType: string };
+
+/** A message as the reader shows it: the text (HTML turned into text), and its attachments by name and size. */
+export type MailMessage = MailHeader & {
+  readonly body: string;
+  readonly messageId: string;
+  readonly references: readonly string[];
+  readonly attachments: readonly MailAttachment[];
+};
+
+export type MailPage = { readonly total: number; readonly messages: readonly MailHeader[] };
+
+/** What the compose form sends; the recipients are still the typed text. */
+export type OutgoingMail = {
+  readonly to: string;
+  readonly cc: string;
+  readonly subject: string;
+  readonly body: string;
+  /** The Message-ID answered, and the thread so far (RFC 5322 In-Reply-To and References). */
+  readonly inReplyTo?: string | undefined;
+  readonly references?: readonly string[] | undefined;
+};
+
+/** `refused` is for the person composing (fix and send again); `relayFailed` also goes to the log. */
+export type SendOutcome =
+  /** `unsaved`: it went out, but the copy for Sent could not be kept (the reason, for the log). */
+  | { readonly kind: 'sent'; readonly unsaved?: string | undefined }
+  | { readonly kind: 'refused'; readonly message: string }
+  | { readonly kind: 'relayFailed'; readonly message: string };
+
+/**
+ * The mail server could not be reached or failed mid-request (the adapters turn their drivers' errors
+ * into this), so the webmail shows an error page and logs a line instead of answering 500.
+ */
+export class MailboxUnavailable extends Error {
+  constructor(
+    message: string,
+    /** The errors.log type: Roundcube writes `IMAP Error: ...` for its storage server. */
+    readonly logType: 'IMAP' | 'SMTP' | 'PHP' = 'IMAP',
+  ) {
+    super(message);
+    this.name = 'MailboxUnavailable';
+  }
+}
+
+/**
+ * The mailbox port: one signed-in user's mail, opened for one request and closed after it. Every call
+ * sees only that user's folders. Lists are newest first and bounded by `limit`.
+ */
+export interface Mailbox {
+  /** The user's own address, the From of what they send. */
+  readonly address: string;
+  folders(): Promise<readonly MailFolder[]>;
+  list(folder: string, offset: number, limit: number): Promise<MailPage>;
+  /** Messages that arrived after `uid`, newest first. */
+  listNewerThan(folder: string, uid: number, limit: number): Promise<readonly MailHeader[]>;
+  /** The message, parsed; with `markSeen` it is flagged as read. Null when there is no such message. */
+  read(folder: string, uid: number, markSeen: boolean): Promise<MailMessage | null>;
+  unreadCount(folder: string): Promise<number>;
+  /** Moves the message to Trash (from Trash: deletes it). False when there is no such message. */
+  remove(folder: string, uid: number): Promise<boolean>;
+  send(mail: OutgoingMail): Promise<SendOutcome>;
+  /** Addresses this user wrote to or heard from whose text contains `search`, most recent first. */
+  correspondents(search: string, limit: number): Promise<readonly string[]>;
+  close(): Promise<void>;
+}
+
+/** Who signed in, as the session keeps it. `secret` is what the adapter needs to open the mailbox again. */
+export type MailIdentity = { readonly accountId: string; readonly username: string; readonly secret: string | null };
+
+/** Signs users in and opens their mailboxes: the local accounts, or an IMAP server's users. */
+export interface MailboxProvider {
+  readonly kind: 'local' | 'imap';
+  /** The rate limit's key for a login name, checked before the password is tried; null: nobody to count against. */
+  rateLimitKey(user: string): Promise<string | null>;
+  /** Null for a wrong password or unknown user; throws MailboxUnavailable when the server cannot say. */
+  authenticate(user: string, password: string): Promise<MailIdentity | null>;
+  open(identity: MailIdentity): Promise<Mailbox>;
+}

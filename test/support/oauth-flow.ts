@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { hashPassword } from '../../src/accounts/passwords.ts';
+import type { TestAccount, TestServer } from './test-server.ts';
+
+export const CALLBACK = 'https://app.example/callback';
+
+export interface RegisteredApp {
+  readonly id: string;
+  readonly client_id: string;
+  readonly client_secret: string;
+}
+
+/** An account that can sign in, with a fresh password. */
+export async function accountWithPassword(server: TestServer): Promise<TestAccount & { password: string }> {
+  const account = await server.account();
+  const password = randomBytes(12).toString('base64url');
+  await server.service.stores.accounts.setPasswordHash(account.id, await hashPassword(password));
+  return { ...account, password };
+}
+
+export async function registerApp(server: TestServer, scopes = 'read write', redirectUris = CALLBACK): Promise<RegisteredApp> {
+  const answer = await server.request('POST', '/api/v1/apps', { json: { client_name: 'Test app', redirect_uris: redirectUris, scopes } });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body as RegisteredApp;
+}
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** The consent page's form, as a browser would submit it: its CSRF cookie and hidden fields with credentials. */
+export async function approve(
+  server: TestServer,
+  query: Record<string, string>,
+  account: { username: string; password: string },
+  decision = 'approve',
+): Promise<Response> {
+  const page = await fetch(`${server.url}/oauth/authorize?${new URLSearchParams(query)}`);
+  assert.equal(page.status, 200, await page.clone().text());
+  const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+  const body = await page.text();
+  const fields = new URLSearchParams();
+  for (const match of body.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)) {
+    fields.set(
+      match[1]!,
+      match[2]!
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>'),
+    );
+  }
+  fields.set('username', account.username);
+  fields.set('password', account.password);
+  fields.set('decision', decision);
+  return fetch(`${server.url}/oauth/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+  });
+}
+
+/** The code in the redirect an approval answered with. */
+export function codeOf(answer: Response): string {
+  assert.equal(answer.status, 302);
+  const code = new URL(answer.headers.get('location')!).searchParams.get('code');
+  assert.ok(code);
+  return code;
+}
