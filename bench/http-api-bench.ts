@@ -4,7 +4,10 @@
  * the median of the rounds reported. Loopback only; writes only under os.tmpdir().
  *   npm run bench:http   BENCH_SECONDS per round (default 3), BENCH_ROUNDS (default 3),
  *                        BENCH_CONNECTIONS (default 64), BENCH_ONLY (a regular expression on case names),
- *                        BENCH_PROFILE=<dir>: the API process writes a V8 CPU profile of the measured part there.
+ *                        BENCH_PROFILE=<dir>: the API process writes a V8 CPU profile of the measured part there,
+ *                        BENCH_BEFORE_DIST=<dir>: another build of the service (e.g. main's dist/) measured in
+ *                        the same rounds, as a "before" column.
+ * POST and PUT spread their writes over WRITE_ACCOUNTS accounts; any answer that is not 2xx fails the run.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,9 +25,19 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const scratch = mkdtempSync(join(tmpdir(), 'cf-bench-run-'));
 
-async function child<T>(file: string, execArgv: string[], logTo: string | null, message?: unknown): Promise<{ process: ChildProcess; said: T }> {
+async function child<T>(
+  file: string,
+  execArgv: string[],
+  logTo: string | null,
+  message?: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ process: ChildProcess; said: T }> {
   const stdout = logTo ? (await import('node:fs')).openSync(logTo, 'a') : 'ignore';
-  const started = fork(new URL(file, import.meta.url), { execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+  const started = fork(new URL(file, import.meta.url), {
+    execArgv: ['--import', 'tsx', ...execArgv],
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
+    env,
+  });
   if (message !== undefined) started.send(message as object);
   const [said] = (await Promise.race([once(started, 'message'), once(started, 'exit').then(() => Promise.reject(new Error(`${file} exited`)))])) as [T];
   return { process: started, said };
@@ -35,6 +48,8 @@ interface Case {
   readonly goal: string;
   readonly ours: Omit<WrkRun, 'seconds' | 'connections'>;
   readonly baseline: Omit<WrkRun, 'seconds' | 'connections'>;
+  /** The same run against the "before" build (BENCH_BEFORE_DIST), where there is one. */
+  readonly before?: Omit<WrkRun, 'seconds' | 'connections'>;
   /** The p99 goal, as a multiple of the baseline's p99. */
   readonly p99Within?: number;
 }
@@ -43,8 +58,22 @@ interface Case {
 buildDist();
 const api = await child<SeededApi>('./http-api-server.ts', [], join(scratch, 'api.log'));
 const { url, tokens } = api.said;
-const idsFile = join(scratch, 'put-ids.txt');
-writeFileSync(idsFile, `${api.said.putIds.join('\n')}\n`);
+const beforeDist = process.env.BENCH_BEFORE_DIST;
+const older = beforeDist
+  ? await child<SeededApi>('./http-api-server.ts', [], join(scratch, 'api-before.log'), undefined, { ...process.env, BENCH_DIST: beforeDist })
+  : null;
+/** Writes the lines to a file of the scratch directory, for a wrk script to read. */
+const linesFile = (name: string, lines: readonly string[]): string => {
+  const path = join(scratch, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+};
+const writes = (seeded: SeededApi, side: string) => ({
+  tokens: linesFile(`post-tokens-${side}.txt`, seeded.postTokens),
+  targets: linesFile(`put-targets-${side}.txt`, seeded.putTargets),
+});
+const ourWrites = writes(api.said, 'ours');
+const olderWrites = older ? writes(older.said, 'before') : null;
 const listing = async (path: string, token: string) => (await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } })).text();
 const bodies: Record<string, string> = { '/v2': await listing('/api/v2/filters', tokens.main!), '/v1': await listing('/api/v1/filters', tokens.main!) };
 for (const size of LIST_SIZES) bodies[`/size${size}`] = await listing('/api/v2/filters', tokens[`size${size}`]!);
@@ -72,14 +101,18 @@ const cases: Case[] = [
   {
     name: 'POST /api/v2/filters (3 keywords, durable)',
     goal: '0.3',
-    ours: { url: `${url}/api/v2/filters`, script: 'wrk-static.lua', args: ['POST', tokens.posts!, filterBody] },
-    baseline: { url: `${bareUrl}/api/v2/filters`, script: 'wrk-static.lua', args: ['POST', '', filterBody] },
+    ours: { url: `${url}/api/v2/filters`, script: 'wrk-post-many.lua', args: [filterBody, ourWrites.tokens] },
+    baseline: { url: `${bareUrl}/api/v2/filters`, script: 'wrk-post-many.lua', args: [filterBody, ourWrites.tokens] },
+    ...(older && olderWrites
+      ? { before: { url: `${older.said.url}/api/v2/filters`, script: 'wrk-post-many.lua', args: [filterBody, olderWrites.tokens] } }
+      : {}),
   },
   {
     name: 'PUT /api/v2/filters/:id adding a keyword (durable)',
     goal: '0.3',
-    ours: { url: `${url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [tokens.puts!, idsFile] },
-    baseline: { url: `${bareUrl}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: ['none', idsFile] },
+    ours: { url: `${url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [ourWrites.targets] },
+    baseline: { url: `${bareUrl}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [ourWrites.targets] },
+    ...(older && olderWrites ? { before: { url: `${older.said.url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [olderWrites.targets] } } : {}),
   },
   ...LIST_SIZES.map((size) => ({
     name: `GET /api/v2/filters (${size} filters x 3 keywords)`,
@@ -114,15 +147,22 @@ const summary = (results: Sample[]): Sample => ({
 
 try {
   console.log(`HTTP: wrk, ${connections} connections, ${seconds} s per round, ${rounds} rounds interleaved (median), load average ${loadAverage()}`);
+  console.log(`  ours at ${url}, bare Koa at ${bareUrl}${older ? `, before at ${older.said.url}` : ''}`);
   for (const c of cases) {
     if (only && !only.test(c.name)) continue;
     // Warm-up: JIT, connection set-up and SQLite's page cache, for both sides alike.
     await runWrk({ ...c.baseline, seconds: 1, connections });
     await runWrk({ ...c.ours, seconds: 1, connections });
-    const [ours, baseline]: [Sample[], Sample[]] = [[], []];
+    if (c.before) await runWrk({ ...c.before, seconds: 1, connections });
+    const [ours, baseline, before]: [Sample[], Sample[], Sample[]] = [[], [], []];
     for (let round = 0; round < rounds; round += 1) {
       baseline.push(await measured(bare.process, { ...c.baseline, seconds, connections }));
+      if (c.before && older) before.push(await measured(older.process, { ...c.before, seconds, connections }));
       ours.push(await measured(api.process, { ...c.ours, seconds, connections }));
+    }
+    if (before.length > 0) {
+      const o = summary(before);
+      console.log(`  before (${beforeDist}): ${describe(o)}, server CPU per request ${o.cpuMicrosPerRequest.toFixed(0)} us, load ${loadAverage()}`);
     }
     const [o, b] = [summary(ours), summary(baseline)];
     const p99 = c.p99Within ? `, p99 ${(o.p99Ms / b.p99Ms).toFixed(2)}x` : '';
@@ -131,8 +171,10 @@ try {
   }
 } finally {
   bare.process.kill('SIGTERM');
-  api.process.kill('SIGTERM');
-  await once(api.process, 'exit');
-  rmSync(api.said.dataDir, { recursive: true, force: true });
+  for (const server of older ? [api, older] : [api]) {
+    server.process.kill('SIGTERM');
+    await once(server.process, 'exit');
+    rmSync(server.said.dataDir, { recursive: true, force: true });
+  }
   rmSync(scratch, { recursive: true, force: true });
 }

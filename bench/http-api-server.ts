@@ -9,16 +9,17 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_FILTER } from './bench-filter.ts';
-import { LIST_SIZES, type SeededApi } from './http-bench-seed.ts';
+import { LIST_SIZES, WRITE_ACCOUNTS, type SeededApi } from './http-bench-seed.ts';
 
-// What `npm start` runs: the compiled service (the bench builds dist/ first when it is stale), typed by its sources.
-const dist = new URL('../dist/', import.meta.url).href;
+// What `npm start` runs: the compiled service (the bench builds dist/ first when it is stale), typed by its
+// sources; BENCH_DIST names another build (e.g. main's) to measure beside this one.
+const dist = process.env.BENCH_DIST ? new URL(`file://${process.env.BENCH_DIST.replace(/\/?$/, '/')}`).href : new URL('../dist/', import.meta.url).href;
 const { loadConfig } = (await import(`${dist}config.js`)) as typeof import('../src/config.ts');
 const { startService } = (await import(`${dist}service.js`)) as typeof import('../src/service.ts');
 const { createLogger } = (await import(`${dist}shared/logger.js`)) as typeof import('../src/shared/logger.ts');
 
 /** Filters the PUT case cycles through, so that no filter's stream grows long during a run. */
-const PUT_FILTERS = 1000;
+const PUT_FILTERS_PER_ACCOUNT = 10;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cf-bench-http-'));
 // The bench measures the API, not Mastodon's throttle (which would answer most of it 429); RATE_LIMITS=on measures both.
@@ -44,14 +45,19 @@ async function accountWith(name: string, filters: number): Promise<{ token: stri
 
 const tokens: Record<string, string> = {};
 tokens.main = (await accountWith('main', 10)).token;
-tokens.posts = (await accountWith('posts', 0)).token;
-const puts = await accountWith('puts', PUT_FILTERS);
-tokens.puts = puts.token;
+const postTokens: string[] = [];
+const putAccounts: { token: string; ids: string[] }[] = [];
+for (let i = 0; i < WRITE_ACCOUNTS; i += 1) {
+  postTokens.push((await accountWith(`posts${i}`, 0)).token);
+  putAccounts.push(await accountWith(`puts${i}`, PUT_FILTERS_PER_ACCOUNT));
+}
+// Account after account, so requests in flight together are of different accounts.
+const putTargets = Array.from({ length: PUT_FILTERS_PER_ACCOUNT }, (_, n) => putAccounts.map(({ token, ids }) => `${token} ${ids[n]!}`)).flat();
 for (const size of LIST_SIZES) tokens[`size${size}`] = (await accountWith(`size${size}`, size)).token;
 
 // The V8 CPU profile (what `--cpu-prof` writes) of the measured part only, not of the seeding.
 const profiler = process.env.BENCH_PROFILE ? await startProfiler(process.env.BENCH_PROFILE) : null;
-const seeded: SeededApi = { url: service.url, dataDir, tokens, putIds: puts.ids };
+const seeded: SeededApi = { url: service.url, dataDir, tokens, postTokens, putTargets };
 process.send!(seeded);
 process.on('message', (message: unknown) => {
   if (message !== 'cpu') return;

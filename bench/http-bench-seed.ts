@@ -1,10 +1,20 @@
 /** What the API process of the HTTP bench seeds, and tells the bench about it. */
 export const LIST_SIZES = [1, 10, 100, 1000] as const;
 
+/**
+ * Accounts the POST and PUT cases spread their writes over, round robin: each gets a hundredth of a
+ * run's writes, far from the per-account limits (1,000 filters, 100,000 keyword characters), so every
+ * answer is the write measured, never a 422.
+ */
+export const WRITE_ACCOUNTS = 100;
+
 export interface SeededApi {
   readonly url: string;
   readonly dataDir: string;
-  /** Tokens: `main` (10 filters), `posts`, `puts`, and `size<n>` for each listed size. */
+  /** Tokens: `main` (10 filters) and `size<n>` for each listed size. */
   readonly tokens: Record<string, string>;
-  readonly putIds: readonly string[];
+  /** One token per account the POST case spreads its creates over. */
+  readonly postTokens: readonly string[];
+  /** `<token> <filter id>` of the filters the PUT case cycles through, of many accounts. */
+  readonly putTargets: readonly string[];
 }

@@ -13,7 +13,7 @@ export interface WrkResult {
 
 export interface WrkRun {
   readonly url: string;
-  readonly script: 'wrk-static.lua' | 'wrk-add-keyword.lua';
+  readonly script: 'wrk-static.lua' | 'wrk-add-keyword.lua' | 'wrk-post-many.lua';
   readonly args: readonly string[];
   readonly seconds: number;
   readonly connections: number;
@@ -30,8 +30,13 @@ function latencyMs(report: string, percentile: string): number {
 
 /** Parses wrk's report; a run with non-2xx answers or socket errors is refused, not counted. */
 export function parseWrk(report: string): WrkResult {
-  const failures = /Non-2xx or 3xx responses: (\d+)/.exec(report) ?? /Socket errors: .*/.exec(report);
-  if (failures) throw new Error(`wrk saw failures:\n${report}`);
+  const refused = /Non-2xx or 3xx responses: (\d+)/.exec(report);
+  if (refused) {
+    const first = /^First refusal: (.*)$/m.exec(report)?.[1] ?? 'not recorded by this script';
+    throw new Error(`FAILED: ${refused[1]} answers were not 2xx (the first: ${first}), so the run did not measure the work it names:\n${report}`);
+  }
+  const broken = /Socket errors: .*/.exec(report);
+  if (broken) throw new Error(`FAILED: wrk saw socket errors:\n${report}`);
   const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(report);
   if (!rate) throw new Error(`wrk reported no rate:\n${report}`);
   return { requestsPerSecond: Number(rate[1]), p50Ms: latencyMs(report, '50'), p99Ms: latencyMs(report, '99') };

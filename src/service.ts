@@ -24,7 +24,7 @@ import { leaseWorkerNumber } from './shared/worker-numbers.ts';
 import { openAccounts, openEventStore, openIdempotency, openNotifier, openReadStore } from './stores.ts';
 import { createWebmail } from './webmail/index.ts';
 import type { OAuthStore } from './oauth/oauth-store.ts';
-import { SqliteOAuthStore } from './oauth/sqlite-oauth-store.ts';
+import { openOAuthStore } from './oauth/open-oauth-store.ts';
 import { openRateLimitStore } from './rate-limits/open-rate-limit-store.ts';
 
 export interface Stores {
@@ -116,9 +116,8 @@ export async function startService({ config, logger, stores: given, env, catchUp
       await closeStores();
     },
   );
-  // In DATA_DIR also when MONGODB_URL is set: apps and codes are not yet shared between hosts.
   const oauth = await orUndo(
-    async () => SqliteOAuthStore.inDataDir(config.dataDir),
+    () => openOAuthStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl }),
     async () => {
       await webmail.close();
       await workerNumber.release();

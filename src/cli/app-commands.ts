@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { OAuthApp, OAuthStore } from '../oauth/oauth-store.ts';
-import { SqliteOAuthStore } from '../oauth/sqlite-oauth-store.ts';
+import { openOAuthStore } from '../oauth/open-oauth-store.ts';
 import { withAccounts } from './account-lookup.ts';
 import { CliError } from './cli-error.ts';
 import { writeLine } from './stdout-lines.ts';
@@ -11,12 +11,12 @@ import { writeLine } from './stdout-lines.ts';
 const OAUTH_FILE = 'oauth.sqlite';
 
 /**
- * Runs `work` with the apps the server registered, or with null when no app was ever registered
- * (no oauth.sqlite yet: a reading command leaves no empty file behind).
+ * Runs `work` with the apps the server registered (in MongoDB when MONGODB_URL is set), or with null
+ * when no app was ever registered in DATA_DIR (no oauth.sqlite yet: a reading command leaves no empty file behind).
  */
 export async function withApps<T>(config: Config, work: (store: OAuthStore | null) => Promise<T>): Promise<T> {
-  if (!existsSync(join(config.dataDir, OAUTH_FILE))) return work(null);
-  const store = SqliteOAuthStore.inDataDir(config.dataDir);
+  if (!config.mongodbUrl && !existsSync(join(config.dataDir, OAUTH_FILE))) return work(null);
+  const store = await openOAuthStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
   try {
     return await work(store);
   } finally {

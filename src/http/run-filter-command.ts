@@ -31,7 +31,7 @@ export interface FilterCommandDeps {
   /** Filters' folded states, so a command reads only the events its stream got since (none: the whole stream). */
   readonly filterStates?: StreamStateCache<FilterState>;
   /** Where the per-account limits are judged from (absent: they are not). */
-  readonly reads?: Pick<ReadStore, 'listFilters'>;
+  readonly reads?: Pick<ReadStore, 'accountUsage'>;
   /** Runs one account's growing commands one at a time, so each is judged after the one before. */
   readonly accountWrites?: KeyedLock;
 }

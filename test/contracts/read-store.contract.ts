@@ -3,6 +3,7 @@ import { newId } from '../../src/shared/ids.ts';
 import type { FilterView } from '../../src/projections/fold/filter-view.ts';
 import type { ReadStore } from '../../src/projections/stores/read-store.ts';
 import { contractSubject } from './contract-subject.ts';
+import { accountUsageContract } from './read-store-usage.contract.ts';
 
 export interface ReadStoreFixture {
   open(): Promise<ReadStore>;
@@ -30,6 +31,8 @@ const at = (position: bigint, projection = `p-${newId()}`) => ({ projection, pos
 export function readStoreContract(name: string, fixture: () => ReadStoreFixture | null): void {
   describe(`ReadStore contract: ${name}`, function () {
     const given = contractSubject<ReadStore, ReadStoreFixture>(fixture);
+
+    describe('account usage', () => accountUsageContract(() => given.store));
 
     it('stores a filter view and answers it to its account only', async () => {
       const filter = view();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setImmediate as turn } from 'node:timers/promises';
 import { ValidationError } from '../../src/commands/errors.ts';
-import { FILTER_LIMITS } from '../../src/commands/filter/filter-limits.ts';
+import { FILTER_LIMITS, keywordCharacters } from '../../src/commands/filter/filter-limits.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import type { FilterView } from '../../src/projections/fold/filter-view.ts';
 import { runFilterCommand, type Caller } from '../../src/http/run-filter-command.ts';
@@ -32,10 +32,15 @@ const view = (id: string, keyword: string): FilterView => ({
  */
 function readModelsOfLog(events: SqliteEventStore, existing: number) {
   const before: FilterView[] = Array.from({ length: existing }, () => view(newId(), ''));
+  const listFilters = async () => {
+    const log = await events.readAll({ after: null, limit: 10_000 });
+    return [...before, ...log.filter((e) => e.type === 'FilterCreated').map((e) => view((e.data as { filterId: string }).filterId, ''))];
+  };
   return {
-    listFilters: async () => {
-      const log = await events.readAll({ after: null, limit: 10_000 });
-      return [...before, ...log.filter((e) => e.type === 'FilterCreated').map((e) => view((e.data as { filterId: string }).filterId, ''))];
+    listFilters,
+    accountUsage: async (_account: string, exceptFilterId: string) => {
+      const others = (await listFilters()).filter((f) => f.id !== exceptFilterId);
+      return { filters: others.length, keywordCharacters: keywordCharacters(others.flatMap((f) => f.keywords)) };
     },
   };
 }

@@ -103,7 +103,16 @@ async function contents(reads: ReadStore, { filterIds, accountIds, statusIds }: 
   return {
     views: await Promise.all(filterIds.map((id) => reads.loadFilter(id))),
     accounts: await Promise.all(
-      accountIds.map(async (a) => [await reads.listFilters(a), await reads.listV1Filters(a), await reads.filtersVersion(a)] as const),
+      accountIds.map(
+        async (a) =>
+          [
+            await reads.listFilters(a),
+            await reads.listV1Filters(a),
+            await reads.filtersVersion(a),
+            await reads.accountUsage(a, '0'),
+            await reads.accountUsage(a, filterIds[0]!),
+          ] as const,
+      ),
     ),
     statuses: await Promise.all(statusIds.map(async (s) => Promise.all(accountIds.map((a) => reads.findFilterStatus(a, s))))),
     checkpoint: await reads.checkpoint(FILTERS_PROJECTION),

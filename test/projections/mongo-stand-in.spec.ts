@@ -7,6 +7,7 @@ import { announcedPositionsContract } from '../contracts/announced-positions.con
 import { hostileIdsContract } from '../contracts/hostile-ids.contract.ts';
 import { managedReadStoreContract, type StoreClock } from '../contracts/read-model-admin.contract.ts';
 import { readStoreContract } from '../contracts/read-store.contract.ts';
+import { newId } from '../../src/shared/ids.ts';
 import { mongoStandIn, standInMissing } from '../support/mongo-stand-in.ts';
 
 /**
@@ -42,6 +43,45 @@ describe('MongoDB read store against a wire-protocol stand-in (mockupdb + mongom
   managedReadStoreContract('MongoDB stand-in', fixture);
   announcedPositionsContract('MongoDB stand-in', fixture);
   hostileIdsContract('MongoDB stand-in', fixture);
+
+  describe('documents written before filters kept their keyword characters', () => {
+    it('counts such a filter from its keywords, as documents written since are counted', async function () {
+      if (missing) {
+        console.log(`    (skipped: ${missing})`);
+        return this.skip();
+      }
+      const database = `cf_${randomUUID().slice(0, 8)}`;
+      const store = await MongoReadStore.connect(standIn.url(), database);
+      const client = await MongoClient.connect(standIn.url());
+      try {
+        const accountId = newId();
+        const filter = (keywords: string[]) => ({
+          id: newId(),
+          accountId,
+          title: 't',
+          context: ['home' as const],
+          filterAction: 'warn' as const,
+          expiresAt: null,
+          keywords: keywords.map((keyword) => ({ id: newId(), keyword, wholeWord: true })),
+          statuses: [],
+          revision: 0,
+          deleted: false,
+        });
+        const [old, recent] = [filter(['\u{1F600}x', 'cafe\u0301']), filter(['abc'])];
+        await store.applyBatch({ projection: 'filters', position: 1n, views: [old, recent] });
+        await client
+          .db(database)
+          .collection<{ _id: string }>('filters')
+          .updateOne({ _id: old.id }, { $unset: { keywordCharacters: '' } });
+        assert.deepEqual(await store.accountUsage(accountId, newId()), { filters: 2, keywordCharacters: 10 });
+        assert.deepEqual(await store.accountUsage(accountId, recent.id), { filters: 1, keywordCharacters: 7 });
+        assert.deepEqual(await store.accountUsage(accountId, old.id), { filters: 1, keywordCharacters: 3 });
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+  });
 
   describe('the stand-in itself', () => {
     it('refuses, as mongod does, an update whose resulting document would pass 16 MiB, and keeps the document as it was', async function () {

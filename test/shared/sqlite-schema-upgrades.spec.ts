@@ -86,6 +86,21 @@ describe('SQLite files written before schema versions', () => {
     const dir = scratchDir();
     const [accountId, filterId, keywordId] = [newId(), newId(), newId()];
     const record = { id: keywordId, accountId, filterId, phrase: 'old', context: ['home'], wholeWord: true, expiresAt: null, irreversible: false };
+    // Views stored before rows kept their keyword characters: counted on upgrade (an emoji is one, a combining accent one more).
+    const storedView = (id: string, keywords: string[], deleted: boolean) =>
+      JSON.stringify({
+        id,
+        accountId,
+        title: 't',
+        context: ['home'],
+        filterAction: 'warn',
+        expiresAt: null,
+        statuses: [],
+        revision: 0,
+        deleted,
+        keywords: keywords.map((k) => ({ id: newId(), keyword: k, wholeWord: true })),
+      });
+    const [live, gone] = [newId(), newId()];
     writeOldFile(
       join(dir, 'read-models.sqlite'),
       `CREATE TABLE IF NOT EXISTS read_model_pointer (
@@ -103,12 +118,17 @@ describe('SQLite files written before schema versions', () => {
       CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position TEXT NOT NULL);`,
       `UPDATE read_model_pointer SET next = 5;
        INSERT INTO checkpoints (projection, position) VALUES ('filters', '42');
-       INSERT INTO v1_filters (id, account_id, filter_id, doc) VALUES ('${keywordId}', '${accountId}', '${filterId}', '${JSON.stringify(record)}');`,
+       INSERT INTO v1_filters (id, account_id, filter_id, doc) VALUES ('${keywordId}', '${accountId}', '${filterId}', '${JSON.stringify(record)}');
+       INSERT INTO filters (id, account_id, revision, deleted, doc) VALUES
+         ('${live}', '${accountId}', 0, 0, '${storedView(live, ['\u{1F600}x', 'cafe\u0301'], false)}'),
+         ('${gone}', '${accountId}', 0, 1, '${storedView(gone, ['deleted'], true)}');`,
     );
     const store = SqliteReadStore.inDataDir(dir);
     try {
       assert.equal(await store.checkpoint('filters'), 42n);
       assert.deepEqual(await store.listV1Filters(accountId), [record]);
+      assert.deepEqual(await store.accountUsage(accountId, newId()), { filters: 1, keywordCharacters: 7 });
+      assert.deepEqual(await store.accountUsage(accountId, live), { filters: 0, keywordCharacters: 0 });
       assert.equal(await store.createGeneration(), 5);
     } finally {
       await store.close();

@@ -1,4 +1,5 @@
 import type { Collection } from 'mongodb';
+import { keywordCharacters, type AccountUsage } from '../../commands/filter/filter-limits.ts';
 import type { Keyword } from '../../events/filter-events.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 
@@ -18,6 +19,8 @@ export interface FilterDoc {
   deleted: boolean;
   idLength: number;
   layout?: number;
+  /** Code points of the live filter's keywords (0 once deleted); absent in documents written before. */
+  keywordCharacters?: number;
   view: FilterView;
 }
 /** `_id` is `<filterId>:<keywordId>` (older data: the keyword id alone); lookups go by `record.id`. */
@@ -53,6 +56,7 @@ export function filterDocFields(view: FilterView): Omit<FilterDoc, '_id'> {
     deleted: view.deleted,
     idLength: view.id.length,
     layout: SPLIT_LAYOUT,
+    keywordCharacters: view.deleted ? 0 : keywordCharacters(view.keywords),
     view: { ...view, keywords: [], statuses: [] },
   };
 }
@@ -88,4 +92,32 @@ export async function viewsOf(docs: readonly FilterDoc[], v1: Collection<V1Doc>,
     const held = (filtered.get(doc._id) ?? []).sort(byOrder).flatMap((s) => (s.status ? [s.status] : []));
     return { ...doc.view, keywords: list, statuses: held };
   });
+}
+
+/**
+ * The account's live filters other than `exceptFilterId` and their keyword characters, summed by the
+ * server over the account index. Documents written before the count was kept are counted from their
+ * views (a rebuild writes it into every one).
+ */
+export async function usageOf(
+  filters: Collection<FilterDoc>,
+  collections: { v1: Collection<V1Doc>; statuses: Collection<StatusDoc> },
+  accountId: string,
+  exceptFilterId: string,
+): Promise<AccountUsage> {
+  const match = { accountId, deleted: false, _id: { $ne: exceptFilterId } };
+  const [sums, uncounted] = await Promise.all([
+    filters
+      .aggregate<{ filters: number; characters: number }>([
+        { $match: match },
+        { $group: { _id: null, filters: { $sum: 1 }, characters: { $sum: '$keywordCharacters' } } },
+      ])
+      .toArray(),
+    filters.find({ ...match, keywordCharacters: { $exists: false } }).toArray(),
+  ]);
+  const views = uncounted.length > 0 ? await viewsOf(uncounted, collections.v1, collections.statuses) : [];
+  return {
+    filters: sums[0]?.filters ?? 0,
+    keywordCharacters: (sums[0]?.characters ?? 0) + views.reduce((sum, view) => sum + keywordCharacters(view.keywords), 0),
+  };
 }

@@ -1,10 +1,11 @@
 import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Db, type Document } from 'mongodb';
+import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
 import { isId } from '../../shared/ids.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import { v1RecordsOf } from '../fold/filter-view.ts';
 import { generationName, generationNames, READ_MODEL_NAMES } from './generation-names.ts';
 import { belowPosition, fromStoredPosition, toStoredPosition, type StoredPosition } from './mongo-positions.ts';
-import { filterDocFields, viewsOf, type FilterDoc, type StatusDoc, type V1Doc } from './mongo-filter-layout.ts';
+import { filterDocFields, usageOf, viewsOf, type FilterDoc, type StatusDoc, type V1Doc } from './mongo-filter-layout.ts';
 import type { FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch } from './read-store.ts';
 
 export async function dropCollections(db: Db, generation: number): Promise<void> {
@@ -160,6 +161,11 @@ export class MongoReadCollections {
     // Revisions only, through the account index: summed here, which the stand-in handles too.
     const docs = await this.filters.find({ accountId }, { projection: { _id: 0, revision: 1 } }).toArray();
     return `${docs.length}:${docs.reduce((sum, doc) => sum + doc.revision, 0)}`;
+  }
+
+  async accountUsage(accountId: string, exceptFilterId: string): Promise<AccountUsage> {
+    if (!isId(accountId)) return { filters: 0, keywordCharacters: 0 };
+    return usageOf(this.filters, { v1: this.v1, statuses: this.statuses }, accountId, String(exceptFilterId));
   }
 
   async getFilter(accountId: string, filterId: string): Promise<FilterView | null> {

@@ -1,5 +1,6 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { LeaseHolder } from '../../shared/leases.ts';
+import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
 import type { AnnouncedPosition } from './announced-positions.ts';
 import { MongoAnnouncedPositions } from './mongo-announced-positions.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
@@ -103,6 +104,10 @@ export class MongoReadStore implements ManagedReadStore {
 
   filtersVersion(accountId: string): Promise<string> {
     return this.on((c) => c.filtersVersion(accountId));
+  }
+
+  accountUsage(accountId: string, exceptFilterId: string): Promise<AccountUsage> {
+    return this.on((c) => c.accountUsage(accountId, exceptFilterId));
   }
 
   getFilter(accountId: string, filterId: string): Promise<FilterView | null> {

@@ -1,3 +1,4 @@
+import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
 import type { Keyword } from '../../events/filter-events.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 
@@ -61,6 +62,12 @@ export interface ReadStore {
   parkedEvents(projection: string): Promise<readonly ParkedEvent[]>;
 
   listFilters(accountId: string): Promise<readonly FilterView[]>;
+  /**
+   * How many live filters the account has and their keyword characters (code points, as
+   * `keywordCharacters` counts them), leaving out `exceptFilterId`: what the per-account limits judge a
+   * write by. Kept per filter as it is stored and summed by the store, so no view is loaded.
+   */
+  accountUsage(accountId: string, exceptFilterId: string): Promise<AccountUsage>;
   /**
    * Changes whenever any of the account's filters changes (also across processes): the count of its
    * views, tombstones included, and the sum of their revisions, each of which only grows. Matchers

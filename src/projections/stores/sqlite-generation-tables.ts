@@ -1,4 +1,6 @@
+import { keywordCharacters } from '../../commands/filter/filter-limits.ts';
 import type { SqliteDatabase } from '../../shared/sqlite.ts';
+import type { FilterView } from '../fold/filter-view.ts';
 import { generationNames, READ_MODEL_NAMES } from './generation-names.ts';
 
 /** The newest layout of one generation's tables; a new generation is made from it as it is. */
@@ -6,7 +8,8 @@ function tablesOf(generation: number): string {
   const { filters, v1, statuses, checkpoints, parked } = generationNames(generation);
   return `
     CREATE TABLE IF NOT EXISTS ${filters} (
-      id TEXT PRIMARY KEY, account_id TEXT NOT NULL, revision INTEGER NOT NULL, deleted INTEGER NOT NULL, doc TEXT NOT NULL
+      id TEXT PRIMARY KEY, account_id TEXT NOT NULL, revision INTEGER NOT NULL, deleted INTEGER NOT NULL,
+      keyword_chars INTEGER NOT NULL DEFAULT 0, doc TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS ${v1} (
       filter_id TEXT NOT NULL, id TEXT NOT NULL, account_id TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (filter_id, id)
@@ -96,5 +99,30 @@ export function keyRecordsByFilter(db: SqliteDatabase): void {
       db.exec(`INSERT OR REPLACE INTO ${table} (${columns}) SELECT ${columns} FROM ${table}_old_layout; DROP TABLE ${table}_old_layout;`);
     }
     db.exec(layoutOf(generation));
+  }
+}
+
+/** What a stored view counts towards its account's keyword characters: nothing once deleted. */
+export const storedKeywordCharacters = (view: Pick<FilterView, 'deleted' | 'keywords'>): number => (view.deleted ? 0 : keywordCharacters(view.keywords));
+
+/**
+ * Schema step of `read-models.sqlite`: each filter row keeps its keyword characters, so the per-account
+ * limits sum a column instead of parsing every view of the account. Rows stored before get theirs
+ * counted here from their view, by the same function the projector uses.
+ */
+export function countKeywordCharacters(db: SqliteDatabase): void {
+  for (const generation of storedGenerations(db)) {
+    const { filters } = generationNames(generation);
+    const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${filters}')`).all();
+    if (columns.length === 0 || columns.some((c) => c.name === 'keyword_chars')) continue;
+    db.exec(`ALTER TABLE ${filters} ADD COLUMN keyword_chars INTEGER NOT NULL DEFAULT 0`);
+    const update = db.prepare<[number, number]>(`UPDATE ${filters} SET keyword_chars = ? WHERE rowid = ?`);
+    // Pages of rows, not one iterator: the connection cannot update while it iterates.
+    const page = db.prepare<[number], { rowid: number; doc: string }>(
+      `SELECT rowid, doc FROM ${filters} WHERE rowid > ? AND deleted = 0 ORDER BY rowid LIMIT 500`,
+    );
+    for (let rows = page.all(0); rows.length > 0; rows = page.all(rows.at(-1)!.rowid)) {
+      for (const row of rows) update.run(storedKeywordCharacters(JSON.parse(row.doc) as FilterView), row.rowid);
+    }
   }
 }

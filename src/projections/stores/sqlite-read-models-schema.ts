@@ -1,5 +1,5 @@
 import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
-import { keyRecordsByFilter } from './sqlite-generation-tables.ts';
+import { countKeywordCharacters, keyRecordsByFilter } from './sqlite-generation-tables.ts';
 
 /**
  * `read-models.sqlite`, step by step. Add a step for every change; never edit one that has shipped.
@@ -39,5 +39,10 @@ export const readModelsSchema: SqliteSchema = {
         position TEXT
       );`,
     ),
+    {
+      version: 4,
+      description: "each filter's keyword characters in its row, for the per-account limits; in every stored generation",
+      up: countKeywordCharacters,
+    },
   ],
 };

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
 import { join } from 'node:path';
 import { watchSqliteCommits } from '../../events/sqlite-change-watch.ts';
 import type { LeaseHolder } from '../../shared/leases.ts';
@@ -120,6 +121,10 @@ export class SqliteReadStore implements ManagedReadStore {
 
   async filtersVersion(accountId: string): Promise<string> {
     return this.tablesNow().filtersVersion(accountId);
+  }
+
+  async accountUsage(accountId: string, exceptFilterId: string): Promise<AccountUsage> {
+    return sqliteCall(() => this.tablesNow().accountUsage(accountId, exceptFilterId));
   }
 
   async getFilter(accountId: string, filterId: string): Promise<FilterView | null> {

@@ -5,7 +5,8 @@ import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import { v1RecordsOf } from '../fold/filter-view.ts';
 import { generationNames } from './generation-names.ts';
 import type { FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch } from './read-store.ts';
-import { createReadTables } from './sqlite-generation-tables.ts';
+import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
+import { createReadTables, storedKeywordCharacters } from './sqlite-generation-tables.ts';
 
 /** Ids are digit strings of varying length: shorter first gives numeric order without overflow. */
 const BY_ID = 'ORDER BY length(id), id, length(filter_id), filter_id';
@@ -65,7 +66,7 @@ export class SqliteReadTables {
     const q = this.q;
     const stored = q.storedRevision.get(view.id);
     if (stored && stored.revision >= view.revision) return;
-    q.upsertFilter.run(view.id, view.accountId, view.revision, view.deleted ? 1 : 0, JSON.stringify(view));
+    q.upsertFilter.run(view.id, view.accountId, view.revision, view.deleted ? 1 : 0, storedKeywordCharacters(view), JSON.stringify(view));
     // A filter seen for the first time has no records to clear (they are written with it, always).
     if (stored) {
       q.clearV1.run(view.id);
@@ -84,13 +85,13 @@ export class SqliteReadTables {
     const q = this.q;
     const deleted = view.deleted ? 1 : 0;
     if (previous === null) {
-      if (q.insertFilter.run(view.id, view.accountId, view.revision, deleted, JSON.stringify(view)).changes === 0) return false;
+      if (q.insertFilter.run(view.id, view.accountId, view.revision, deleted, storedKeywordCharacters(view), JSON.stringify(view)).changes === 0) return false;
       this.insertV1(view);
       if (!view.deleted) for (const status of view.statuses) q.insertStatus.run(view.id, status.id, view.accountId);
       return true;
     }
     if (view.revision <= previous.revision || view.accountId !== previous.accountId) return false;
-    if (q.updateFilter.run(view.revision, deleted, JSON.stringify(view), view.id, previous.revision).changes === 0) return false;
+    if (q.updateFilter.run(view.revision, deleted, storedKeywordCharacters(view), JSON.stringify(view), view.id, previous.revision).changes === 0) return false;
     if (!sameV1Records(previous, view)) this.replaceV1(previous, view);
     if (previous.statuses !== view.statuses || previous.deleted !== view.deleted) {
       const before = new Set(previous.deleted ? [] : previous.statuses.map((s) => s.id));
@@ -160,6 +161,12 @@ export class SqliteReadTables {
     return `${views}:${revisions}`;
   }
 
+  accountUsage(accountId: string, exceptFilterId: string): AccountUsage {
+    if (!isId(accountId)) return { filters: 0, keywordCharacters: 0 };
+    const { filters, characters } = this.q.accountUsage.get(accountId, exceptFilterId)!;
+    return { filters, keywordCharacters: characters };
+  }
+
   getFilter(accountId: string, filterId: string): FilterView | null {
     if (!isId(accountId) || !isId(filterId)) return null;
     return parse(this.q.getFilter.get(filterId, accountId));
@@ -195,14 +202,16 @@ function queries(db: SqliteDatabase, g: number) {
   const prepare = <P extends unknown[], R = unknown>(sql: string): BetterSqlite3.Statement<P, R> => db.prepare<P, R>(sql);
   return {
     storedRevision: prepare<[string], { revision: number }>(`SELECT revision FROM ${filters} WHERE id = ?`),
-    upsertFilter: prepare<[string, string, number, number, string]>(
-      `INSERT INTO ${filters} (id, account_id, revision, deleted, doc) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, doc = excluded.doc`,
+    upsertFilter: prepare<[string, string, number, number, number, string]>(
+      `INSERT INTO ${filters} (id, account_id, revision, deleted, keyword_chars, doc) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, deleted = excluded.deleted, keyword_chars = excluded.keyword_chars, doc = excluded.doc`,
     ),
-    insertFilter: prepare<[string, string, number, number, string]>(
-      `INSERT INTO ${filters} (id, account_id, revision, deleted, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    insertFilter: prepare<[string, string, number, number, number, string]>(
+      `INSERT INTO ${filters} (id, account_id, revision, deleted, keyword_chars, doc) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     ),
-    updateFilter: prepare<[number, number, string, string, number]>(`UPDATE ${filters} SET revision = ?, deleted = ?, doc = ? WHERE id = ? AND revision = ?`),
+    updateFilter: prepare<[number, number, number, string, string, number]>(
+      `UPDATE ${filters} SET revision = ?, deleted = ?, keyword_chars = ?, doc = ? WHERE id = ? AND revision = ?`,
+    ),
     clearV1: prepare<[string]>(`DELETE FROM ${v1} WHERE filter_id = ?`),
     deleteV1: prepare<[string, string]>(`DELETE FROM ${v1} WHERE filter_id = ? AND id = ?`),
     // OR REPLACE: a view that lists one keyword id twice keeps one record instead of failing.
@@ -224,6 +233,10 @@ function queries(db: SqliteDatabase, g: number) {
     listFilters: prepare<[string], Doc>(`SELECT doc FROM ${filters} WHERE account_id = ? AND deleted = 0 ORDER BY length(id), id`),
     filtersVersion: prepare<[string], { views: number; revisions: number }>(
       `SELECT count(*) AS views, coalesce(sum(revision), 0) AS revisions FROM ${filters} WHERE account_id = ?`,
+    ),
+    // Through the by-account index; the excluded filter is left out by its key, not read.
+    accountUsage: prepare<[string, string], { filters: number; characters: number }>(
+      `SELECT count(*) AS filters, coalesce(sum(keyword_chars), 0) AS characters FROM ${filters} WHERE account_id = ? AND deleted = 0 AND id <> ?`,
     ),
     getFilter: prepare<[string, string], Doc>(`SELECT doc FROM ${filters} WHERE id = ? AND account_id = ? AND deleted = 0`),
     listV1: prepare<[string], Doc>(`SELECT doc FROM ${v1} WHERE account_id = ? ${BY_ID}`),
