@@ -22,7 +22,8 @@ COPY src ./src
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24-slim
+# Pinned like the build stage: the image that runs is the one that was tested, and the addon's Node.
+FROM node:24.18.1-slim
 ENV NODE_ENV=production \
     NODE_OPTIONS=--enable-source-maps \
     HOST=0.0.0.0 \
@@ -40,9 +41,11 @@ VOLUME /data
 EXPOSE 3000
 USER node
 
-# The HTTP API and the projector answer GET /health on PORT; the gRPC process has its own check in compose.
+# Liveness: the HTTP API and the projector answer GET /health/live on PORT as long as the process
+# serves HTTP, whatever a projector or a store does (/health/ready and /health say that). The gRPC
+# process has its own check in compose (dist/rpc/health-check.js).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # Exec form: SIGTERM goes straight to node, which shuts down gracefully and exits 0.
 CMD ["node", "dist/main.js"]

@@ -7,6 +7,9 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'DATA_DIR', fallback: './data', meaning: 'where the embedded stores keep their files' },
   { name: 'LOG_LEVEL', fallback: 'info', meaning: 'trace, debug, info, warn, error, fatal or silent' },
   { name: 'NATS_URL', fallback: 'unset', meaning: 'announce filters_changed on NATS and answer filter-matching requests' },
+  { name: 'NATS_TOKEN', fallback: 'unset', meaning: 'a token for NATS servers with authorization { token } (or nats://<token>@host)' },
+  { name: 'NATS_CREDS', fallback: 'unset', meaning: 'a NATS .creds file (user JWT and NKEY seed) for servers in operator mode' },
+  { name: 'NATS_TLS_CA', fallback: 'unset', meaning: "the CA file that signed the NATS server's certificate; requires TLS" },
   { name: 'NATS_MATCH_SUBJECT', fallback: 'filters.match', meaning: 'matching requests arrive on <this>.<account_id>' },
   { name: 'NATS_STREAM', fallback: 'CONTENT_FILTERS_TIMELINE', meaning: 'JetStream stream keeping timeline.* (created when absent, left alone when present)' },
   { name: 'NATS_STREAM_MAX_AGE_S', fallback: '604800', meaning: 'seconds the stream keeps an announcement (7 days)' },
@@ -32,3 +35,20 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'RATE_LIMIT_SIGN_IN_ATTEMPTS', fallback: '25', meaning: 'POST /oauth/authorize and /oauth/token per client address and 5 minutes' },
   { name: 'CORS_ORIGINS', fallback: '*', meaning: 'origins browsers may call /api/* from: * or a list such as https://elk.zone' },
 ];
+
+// The projector process answers no matching request and serves only /health and /metrics: no CORS, no
+// proxies, no in-process projector switch.
+const NOT_READ_BY_PROJECTOR = new Set(['NATS_MATCH_SUBJECT', 'PROJECTOR', 'TRUST_PROXY', 'CORS_ORIGINS']);
+
+/** Every variable the projector process reads, for its --help. */
+export const PROJECTOR_SETTINGS: readonly SettingHelp[] = CONFIG_SETTINGS.filter((setting) => !NOT_READ_BY_PROJECTOR.has(setting.name));
+
+/**
+ * Only the projector's own settings of `env`: one meant for the API processes (say TRUST_PROXY=maybe in a
+ * shared environment file) neither changes nor stops the projector.
+ */
+export function projectorEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const picked: NodeJS.ProcessEnv = {};
+  for (const { name } of PROJECTOR_SETTINGS) if (env[name] !== undefined) picked[name] = env[name];
+  return picked;
+}

@@ -1,3 +1,4 @@
+import type { NatsSettings } from './notifications/nats-connection-options.ts';
 import { rateLimitSettings } from './rate-limits/rate-limit-settings.ts';
 import type { RateLimitSettings } from './rate-limits/throttles.ts';
 import { logLevelSetting, type LogLevel } from './shared/logger.ts';
@@ -9,6 +10,10 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly natsUrl: string | undefined;
+  /** NATS_TOKEN, NATS_CREDS (a .creds file) and NATS_TLS_CA (a CA file): how to log in to NATS_URL securely. */
+  readonly natsToken: string | undefined;
+  readonly natsCreds: string | undefined;
+  readonly natsTlsCa: string | undefined;
   /** Filter-matching requests arrive on `<natsMatchSubject>.<account_id>` (default `filters.match`). */
   readonly natsMatchSubject: string;
   /** The JetStream stream that keeps `timeline.*` where the NATS server has JetStream. */
@@ -32,6 +37,12 @@ export interface Config {
   readonly corsOrigins: '*' | readonly string[];
   /** Mastodon's rack-attack throttles (RATE_LIMITS, RATE_LIMIT_*). */
   readonly rateLimits: RateLimitSettings;
+}
+
+/** NATS_URL with the settings that log in to it, for natsConnectionOptions; undefined without NATS_URL. */
+export function natsSettings(config: Config): NatsSettings | undefined {
+  if (config.natsUrl === undefined) return undefined;
+  return { url: config.natsUrl, token: config.natsToken, credsFile: config.natsCreds, tlsCaFile: config.natsTlsCa };
 }
 
 /** off (default), on (one proxy), or how many proxies stand in front, each appending to X-Forwarded-For. */
@@ -67,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: settings.text('HOST', '0.0.0.0'),
     dataDir: settings.path('DATA_DIR', './data'),
     natsUrl: settings.optional('NATS_URL'),
+    natsToken: settings.optional('NATS_TOKEN'),
+    natsCreds: settings.optional('NATS_CREDS'),
+    natsTlsCa: settings.optional('NATS_TLS_CA'),
     natsMatchSubject: settings.matching('NATS_MATCH_SUBJECT', 'filters.match', /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'NATS subject tokens joined by dots'),
     natsStream: {
       name: settings.matching('NATS_STREAM', 'CONTENT_FILTERS_TIMELINE', /^[A-Za-z0-9_-]{1,64}$/, 'a JetStream stream name (letters, digits, _ and -)'),

@@ -1,5 +1,6 @@
 import { CONFIG_SETTINGS } from './config-help.ts';
 import { loadConfig } from './config.ts';
+import { describeNats } from './notifications/nats-connection-options.ts';
 import { startService } from './service.ts';
 import { createLogger } from './shared/logger.ts';
 import { runProcess } from './shared/process-runner.ts';
@@ -25,10 +26,11 @@ await runProcess({
     const service = await startService({ config, logger });
     logger.info(
       {
+        event: 'listening',
         url: service.url,
         version: VERSION,
         dataDir: config.dataDir,
-        nats: config.natsUrl ?? 'off',
+        nats: config.natsUrl === undefined ? 'off' : describeNats(config.natsUrl),
         redis: config.redisUrl ? 'on' : 'off',
         ...describeStores(config),
         projector: config.projector,

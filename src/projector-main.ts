@@ -1,4 +1,4 @@
-import { CONFIG_SETTINGS } from './config-help.ts';
+import { PROJECTOR_SETTINGS, projectorEnvironment } from './config-help.ts';
 import { loadConfig } from './config.ts';
 import { startProjectorService } from './projector-service.ts';
 import { createLogger, processBindings } from './shared/logger.ts';
@@ -11,14 +11,14 @@ await runProcess({
   help: {
     usage: 'npm run projector | node dist/projector-main.js',
     summary: 'The projector as its own process, with /health and /metrics.',
-    settings: CONFIG_SETTINGS,
+    settings: PROJECTOR_SETTINGS,
   },
-  loadConfig,
+  loadConfig: (env) => loadConfig(projectorEnvironment(env)),
   createLogger: (level) => createLogger(level, processBindings('content-filters-projector')),
   start: async (config, logger) => {
     const running = await startProjectorService(config, logger);
     logger.info(
-      { url: running.url, version: VERSION, ...describeStores(config), owner: running.projector.owner, leaseMs: config.projectorLeaseMs },
+      { event: 'listening', url: running.url, version: VERSION, ...describeStores(config), owner: running.projector.owner, leaseMs: config.projectorLeaseMs },
       'projector listening',
     );
     return running;

@@ -28,7 +28,10 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
   const events = await openEventStore(config);
   const reads = await openReadStore(config);
   const notifier = await openNotifier(config, logger, 'content-filters-projector');
-  if (!config.natsUrl) logger.warn('NATS_URL is not set: filters_changed stays inside this process, where nobody listens');
+  // REDIS_URL carries announcements too (Mastodon's channel): only with neither does nobody hear them.
+  if (!config.natsUrl && !config.redisUrl)
+    logger.warn({ event: 'no_announcements' }, 'neither NATS_URL nor REDIS_URL is set: filters_changed is announced to nobody');
+  else if (!config.natsUrl) logger.info({ event: 'announcements' }, "NATS_URL is not set: filters_changed goes only to Mastodon's Redis channel (REDIS_URL)");
   const closeStores = async () => {
     await notifier.close();
     await Promise.all([events.close(), reads.close()]);

@@ -3,7 +3,7 @@ import type { AccountStore } from './accounts/account-store.ts';
 import { filterStateWeight, type FilterState } from './commands/filter/filter-state.ts';
 import { StreamStateCache } from './commands/stream-state-cache.ts';
 import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
-import type { Config } from './config.ts';
+import { natsSettings, type Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
 import { ServiceHealth } from './health/service-health.ts';
 import { createApp } from './http/app.ts';
@@ -136,9 +136,10 @@ export async function startService({ config, logger, stores: given, env, catchUp
       )
     : null;
   const matchers = new AccountMatchers(stores.reads);
-  const responder = config.natsUrl
+  const nats = natsSettings(config);
+  const responder = nats
     ? await orUndo(
-        () => NatsMatchResponder.start(config.natsUrl!, matchers, logger, config.natsMatchSubject),
+        () => NatsMatchResponder.start(nats, matchers, logger, config.natsMatchSubject),
         async () => {
           await rateLimitStore?.close();
           await oauth.close();

@@ -2,7 +2,7 @@ import type { AccountStore } from './accounts/account-store.ts';
 import { openAccountStore } from './accounts/open-account-store.ts';
 import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
 import { openIdempotencyStore } from './commands/idempotency/open-idempotency-store.ts';
-import type { Config } from './config.ts';
+import { natsSettings, type Config } from './config.ts';
 import { redisPublishFailures } from './metrics/metrics.ts';
 import { FanOutNotifier } from './notifications/fan-out-notifier.ts';
 import { NullNotifier } from './notifications/null-notifier.ts';
@@ -67,10 +67,11 @@ export async function openNotifier(config: Config, logger: Logger, name = 'conte
 }
 
 async function openPrimaryNotifier(config: Config, logger: Logger, name: string): Promise<Notifier> {
-  if (!config.natsUrl) return new NullNotifier();
+  const nats = natsSettings(config);
+  if (!nats) return new NullNotifier();
   const [{ NatsNotifier }, { natsLink }] = await Promise.all([import('./notifications/nats-notifier.ts'), import('./notifications/nats-connection.ts')]);
   const natsLogger = logger.child({ component: 'nats' });
-  const link = natsLink(config.natsUrl, { name, logger: natsLogger });
+  const link = natsLink(nats, { name, logger: natsLogger });
   const notifier = new NatsNotifier(link, config.natsStream, natsLogger);
   // Not required: whether NATS answers now or later, the service starts.
   await link.firstAttempt;

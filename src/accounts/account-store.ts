@@ -41,6 +41,8 @@ export interface AccountStore {
   revokeToken(token: string): Promise<boolean>;
   /** By the id event metadata records; false when no such token is active. */
   revokeTokenById(tokenId: string): Promise<boolean>;
+  /** When the token with this id was revoked; null when it is active or unknown (for a message that says which). */
+  tokenRevokedAt(tokenId: string): Promise<string | null>;
   /** Every token of the account, revoked ones too, oldest first. */
   listTokens(accountId: string): Promise<readonly TokenRecord[]>;
   /** Also records the token's last use (at most once per LAST_USED_PRECISION_MS and process). */

@@ -125,6 +125,14 @@ export class MongoAccountStore implements AccountStore {
     });
   }
 
+  tokenRevokedAt(tokenId: string): Promise<string | null> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(tokenId)) return null;
+      const token = await this.tokens.findOne({ _id: tokenId }, { projection: { revokedAt: 1 } });
+      return token?.revokedAt ?? null;
+    });
+  }
+
   listTokens(accountId: string): Promise<readonly TokenRecord[]> {
     return mongoCall(STORE, async () => {
       if (!isKey(accountId)) return [];

@@ -114,6 +114,13 @@ export class SqliteAccountStore implements AccountStore {
     });
   }
 
+  tokenRevokedAt(tokenId: string): Promise<string | null> {
+    return this.call(() => {
+      const row = this.sql<[string], { revoked_at: string | null }>('SELECT revoked_at FROM access_tokens WHERE id = ?').get(tokenId);
+      return row?.revoked_at ?? null;
+    });
+  }
+
   revokeToken(token: string): Promise<boolean> {
     return this.call(() => {
       const row = this.tokenRow(token);

@@ -7,12 +7,15 @@ import { RebuildError } from '../projections/admin/rebuild-read-models.ts';
 import { FillError } from '../projections/runtime/fill-generation.ts';
 import { ReadStoreUnavailableError } from '../projections/stores/read-store.ts';
 import { WorkerNumberUnavailableError } from '../shared/ids.ts';
+import { redact, rememberSecretsOf } from '../shared/redact.ts';
 import { BadSetting } from '../shared/settings.ts';
 import { AllWorkerNumbersTakenError } from '../shared/worker-numbers.ts';
 import { SqliteOpenError } from '../shared/sqlite.ts';
 import { VERSION } from '../shared/version.ts';
 import { accountCommands } from './account-commands.ts';
 import { auditCommands } from './audit-commands.ts';
+import { backupCommand } from './backup-command.ts';
+import { natsRequestCommand } from './nats-request-command.ts';
 import { CliError } from './cli-error.ts';
 import { CLI_SETTINGS_HELP } from './cli-settings.ts';
 import { projectionCommands } from './projection-commands.ts';
@@ -37,6 +40,8 @@ export function buildCli(): Command {
   program.addCommand(appCommands(config));
   for (const command of auditCommands(config)) program.addCommand(command);
   program.addCommand(projectionCommands(config));
+  program.addCommand(backupCommand(config));
+  program.addCommand(natsRequestCommand(config));
   return program;
 }
 
@@ -57,6 +62,7 @@ const EXPECTED = [
 
 async function main(argv: string[]): Promise<number> {
   watchStdout();
+  rememberSecretsOf(process.env);
   try {
     await buildCli().parseAsync(argv);
     return 0;
@@ -66,10 +72,12 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof OutputClosedError) return 0;
     // By name too: an adapter loaded on demand may throw from another instance of the error's module.
     if (EXPECTED.some((type) => error instanceof type || (error instanceof Error && error.name === type.name))) {
-      process.stderr.write(`error: ${(error as Error).message}\n`);
+      process.stderr.write(`error: ${redact((error as Error).message)}\n`);
       return 1;
     }
-    throw error;
+    // Unexpected: its stack is for a developer, but never with a credential in it.
+    process.stderr.write(`${redact(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+    return 1;
   }
 }
 

@@ -49,7 +49,13 @@ export function tokenCommands(config: Config): Command {
       const byId = isId(value) && splitToken(value) === null;
       await withAccounts(config, true, async (store) => {
         const revoked = byId ? await store.revokeTokenById(value) : await store.revokeToken(value);
-        if (!revoked) throw new CliError(byId ? `no active token with id ${value}` : 'no such active token');
+        if (!revoked) {
+          // Revoking twice is harmless, but the operator should learn it was done already, and when.
+          const tokenId = byId ? value : splitToken(value)?.tokenId;
+          const revokedAt = tokenId === undefined ? null : await store.tokenRevokedAt(tokenId);
+          if (revokedAt !== null) throw new CliError(`token ${tokenId} is already revoked (since ${revokedAt})`);
+          throw new CliError(byId ? `no active token with id ${value}` : 'no such active token');
+        }
         process.stderr.write('revoked\n');
       });
     });

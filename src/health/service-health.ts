@@ -1,3 +1,4 @@
+import type { AccountStore } from '../accounts/account-store.ts';
 import type { EventStore } from '../events/event-store.ts';
 import type { ProjectionSnapshot, ProjectionSource } from '../metrics/projection-metrics.ts';
 import type { Notifier, NotifierState } from '../notifications/notifier.ts';
@@ -16,6 +17,7 @@ export type HealthProblem =
   | { readonly reason: 'event_store_unwritable'; readonly error: string }
   | { readonly reason: 'event_store_access_denied'; readonly error: string; readonly detail: string }
   | { readonly reason: 'read_store_unreachable'; readonly error: string }
+  | { readonly reason: 'account_store_unreachable'; readonly error: string }
   | {
       readonly reason: 'projection_failing';
       readonly stage: string;
@@ -34,6 +36,8 @@ export interface HealthReport {
   readonly problems: readonly HealthProblem[];
   readonly eventStore: 'up' | 'down';
   readonly readStore: 'up' | 'down';
+  /** In processes that authenticate requests (not the projector): accounts and tokens. */
+  readonly accountStore?: 'up' | 'down';
   readonly nats: NotifierState;
   /** Each transport (NATS, Redis) with its state and what waits to be announced on it. */
   readonly announcements: readonly AnnouncementReport[];
@@ -56,6 +60,8 @@ export interface HealthDeps {
   readonly events: EventStore;
   readonly reads: ReadStore & Pick<Leases, 'leaseHolder'> & AnnouncedPositions;
   readonly notifier: Notifier;
+  /** Accounts and tokens, in processes that authenticate requests: every API request needs them. */
+  readonly accounts?: Pick<AccountStore, 'findAccount'>;
   readonly projector: LeasedProjector | null;
   readonly staleWrites: StaleWrites;
   /** The oldest event not yet projected may be this old before /health says `projector_lagging`. */
@@ -116,11 +122,14 @@ export class ServiceHealth implements ProjectionSource {
   private async probe(): Promise<HealthReport> {
     const { events, reads, projector, staleWrites } = this.deps;
     const timeout = this.deps.probeTimeoutMs ?? 2000;
-    const [checkpoint, lease, parked, writes] = await Promise.all([
+    const accounts = this.deps.accounts;
+    const [checkpoint, lease, parked, writes, accountStore] = await Promise.all([
       settle(reads.checkpoint(FILTERS_PROJECTION), timeout),
       settle(reads.leaseHolder(FILTERS_LEASE), timeout),
       settle(reads.parkedEvents(FILTERS_PROJECTION), timeout),
       settle(events.writeProblem?.() ?? Promise.resolve(null), timeout),
+      // One indexed look-up of an id no account has: proves the store answers, costs next to nothing.
+      accounts ? settle(accounts.findAccount('0'), timeout) : null,
     ]);
     // The first event not yet projected: proves the event store answers and gives the lag.
     const after = checkpoint.ok ? checkpoint.value : null;
@@ -139,6 +148,7 @@ export class ServiceHealth implements ProjectionSource {
     const unwritable = writes.ok ? writes.value : writes.error;
     if (next.ok && unwritable !== null) problems.push({ reason: 'event_store_unwritable', error: unwritable });
     if (!checkpoint.ok) problems.push({ reason: 'read_store_unreachable', error: checkpoint.error });
+    if (accountStore && !accountStore.ok) problems.push({ reason: 'account_store_unreachable', error: accountStore.error });
     const failure = projector?.failure;
     if (failure) problems.push({ reason: 'projection_failing', ...failure });
     if (lease.ok && !live(lease.value, now))
@@ -155,7 +165,8 @@ export class ServiceHealth implements ProjectionSource {
       problems,
       eventStore: next.ok && unwritable === null ? 'up' : 'down',
       readStore: checkpoint.ok ? 'up' : 'down',
-      nats: this.deps.notifier.state?.() ?? 'in-process',
+      ...(accountStore ? { accountStore: accountStore.ok ? ('up' as const) : ('down' as const) } : {}),
+      nats: this.deps.notifier.state?.() ?? 'off',
       announcements,
       projection: {
         checkpoint: checkpoint.ok ? (checkpoint.value?.toString() ?? null) : null,

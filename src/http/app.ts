@@ -24,6 +24,7 @@ import { v2FilterMatchRoute } from './routes/v2-filter-match-route.ts';
 import { v2FilterRoutes } from './routes/v2-filter-routes.ts';
 import { v2KeywordRoutes } from './routes/v2-keyword-routes.ts';
 import { v2StatusRoutes } from './routes/v2-status-routes.ts';
+import { welcomePage } from './welcome-page.ts';
 
 export interface AppDeps extends FilterRouteDeps {
   readonly accounts: AccountStore;
@@ -96,6 +97,7 @@ export function createApp(deps: AppDeps): Koa {
   }
   for (const middleware of deps.before ?? []) app.use(middleware);
   const filters = filtersRouter(deps);
+  app.use(welcomePage);
   app.use(healthRoutes(deps.health).routes());
   if (deps.oauth) {
     const oauth = { oauth: deps.oauth, accounts: deps.accounts };

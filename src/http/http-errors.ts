@@ -5,6 +5,7 @@ import { ReadStoreUnavailableError } from '../projections/stores/read-store.ts';
 import { WorkerNumberUnavailableError } from '../shared/ids.ts';
 import { StoreUnavailableError } from '../shared/store-unavailable.ts';
 import type { Logger } from '../shared/logger.ts';
+import { redact } from '../shared/redact.ts';
 
 /** An error whose message is meant for the client, with its status. */
 export class HttpError extends Error {
@@ -78,7 +79,7 @@ export function jsonErrors(logger: Logger) {
       } else if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId }, 'request failed');
       ctx.status = status;
       ctx.type = 'application/json';
-      ctx.body = { error: message };
+      ctx.body = { error: redact(message) };
     }
   };
 }

@@ -55,7 +55,7 @@ let natsGauges = false;
  */
 export function watchNats(watched: NatsSource): () => void {
   const state = watched.state?.();
-  if (state === undefined || state === 'in-process') return () => {};
+  if (state === undefined || state === 'in-process' || state === 'off') return () => {};
   nats = watched;
   if (!natsGauges) {
     natsGauges = true;

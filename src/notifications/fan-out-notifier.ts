@@ -20,7 +20,7 @@ export class FanOutNotifier implements Notifier {
 
   /** The primary's: health and metrics describe NATS (or the in-process bus). */
   state(): NotifierState {
-    return this.primary.state?.() ?? 'in-process';
+    return this.primary.state?.() ?? 'off';
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
-import { connect, Events, type NatsConnection } from 'nats';
+import { connect, Events, type ConnectionOptions, type NatsConnection } from 'nats';
 import { silentLogger, type Logger } from '../shared/logger.ts';
+import { describeNats, natsConnectionOptions, type NatsSettings } from './nats-connection-options.ts';
 import type { NotifierState } from './notifier.ts';
 
 export interface NatsConnectionOptions {
@@ -24,12 +25,18 @@ export class NatsLink {
   private readonly logger: Logger;
   /** Settles after the first dial, whether it reached NATS or not. */
   readonly firstAttempt: Promise<void>;
+  /** Servers and login, built once: a settings error (an unreadable .creds file) stops the start here. */
+  private readonly connectOptions: ConnectionOptions;
+  /** For log lines: the servers without a credential. */
+  private readonly where: string;
 
   constructor(
-    private readonly url: string,
+    settings: NatsSettings | string,
     private readonly options: NatsConnectionOptions,
   ) {
     this.logger = options.logger ?? silentLogger;
+    this.connectOptions = natsConnectionOptions(settings);
+    this.where = describeNats(settings);
     this.firstAttempt = this.dial(true);
   }
 
@@ -65,18 +72,18 @@ export class NatsLink {
     if (this.closed) return;
     const wait = this.options.reconnectTimeWaitMs ?? 2000;
     try {
-      const connection = await connect({ servers: this.url, name: this.options.name, maxReconnectAttempts: -1, reconnectTimeWait: wait });
+      const connection = await connect({ ...this.connectOptions, name: this.options.name, maxReconnectAttempts: -1, reconnectTimeWait: wait });
       if (this.closed) {
         await connection.close();
         return;
       }
       this.current = connection;
       this.connected = true;
-      this.logger.info({ server: connection.getServer() }, first ? 'NATS connected' : 'NATS reached: connected');
+      this.logger.info({ event: 'nats_connected', server: connection.getServer() }, first ? 'NATS connected' : 'NATS reached: connected');
       void this.watch(connection);
       this.tell(connection);
     } catch (error) {
-      if (first) this.logger.warn({ err: error, url: redacted(this.url) }, 'NATS unreachable at start: serving without it, trying again');
+      if (first) this.logger.warn({ event: 'nats_unreachable', err: error, url: this.where }, 'NATS unreachable at start: serving without it, trying again');
       this.timer = setTimeout(() => void this.dial(false), wait);
       this.timer.unref();
     }
@@ -87,10 +94,10 @@ export class NatsLink {
       const server = typeof status.data === 'string' ? status.data : JSON.stringify(status.data);
       if (status.type === Events.Disconnect) {
         this.connected = false;
-        this.logger.warn({ server }, 'NATS disconnected: announcements wait in the log until it is back');
+        this.logger.warn({ event: 'nats_disconnected', server }, 'NATS disconnected: announcements wait in the log until it is back');
       } else if (status.type === Events.Reconnect) {
         this.connected = true;
-        this.logger.info({ server }, 'NATS reconnected');
+        this.logger.info({ event: 'nats_reconnected', server }, 'NATS reconnected');
         this.tell(connection);
       }
     }
@@ -102,11 +109,6 @@ export class NatsLink {
 }
 
 /** Every NATS connection the service makes (announcements, filter matching) starts here. */
-export function natsLink(url: string, options: NatsConnectionOptions): NatsLink {
-  return new NatsLink(url, options);
-}
-
-/** For logs: the URL without its password or token. */
-function redacted(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
+export function natsLink(settings: NatsSettings | string, options: NatsConnectionOptions): NatsLink {
+  return new NatsLink(settings, options);
 }

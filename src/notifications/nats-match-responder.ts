@@ -1,8 +1,10 @@
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import type { AccountMatchers } from '../matching/account-matchers.ts';
+import { recordMatch } from '../metrics/operator-metrics.ts';
 import { BadMatchRequest, checkedMatchRequest } from '../matching/match-request.ts';
 import { isId } from '../shared/ids.ts';
 import { silentLogger, type Logger } from '../shared/logger.ts';
+import type { NatsSettings } from './nats-connection-options.ts';
 import { natsLink, type NatsLink } from './nats-connection.ts';
 
 /** Requests for account 123 go to `filters.match.123` (NATS_MATCH_SUBJECT sets the part before the id). */
@@ -36,8 +38,13 @@ export class NatsMatchResponder {
    * responder then), later otherwise, so the service starts without NATS. nats.js renews the
    * subscription on every reconnect by itself.
    */
-  static async start(url: string, matchers: AccountMatchers, logger: Logger = silentLogger, subject = DEFAULT_MATCH_SUBJECT): Promise<NatsMatchResponder> {
-    const link = natsLink(url, { name: 'content-filters-match', logger: logger.child({ component: 'nats-match' }) });
+  static async start(
+    settings: NatsSettings | string,
+    matchers: AccountMatchers,
+    logger: Logger = silentLogger,
+    subject = DEFAULT_MATCH_SUBJECT,
+  ): Promise<NatsMatchResponder> {
+    const link = natsLink(settings, { name: 'content-filters-match', logger: logger.child({ component: 'nats-match' }) });
     const responder = new NatsMatchResponder(link, matchers, logger, subject);
     link.onConnected((connection) => responder.subscribe(connection));
     await link.firstAttempt;
@@ -65,9 +72,16 @@ export class NatsMatchResponder {
   private async answer(msg: Msg): Promise<void> {
     if (!msg.reply) return;
     let reply: unknown;
+    const started = process.hrtime.bigint();
+    let statuses = 0;
     try {
-      reply = await this.matchers.match(this.accountOf(msg.subject), checkedMatchRequest(this.parse(msg.data)));
+      const accountId = this.accountOf(msg.subject);
+      const request = checkedMatchRequest(this.parse(msg.data));
+      statuses = request.statuses.length;
+      reply = await this.matchers.match(accountId, request);
+      recordMatch('nats', 'ok', statuses, started);
     } catch (error) {
+      recordMatch('nats', error instanceof BadMatchRequest ? 'bad_request' : 'error', statuses, started);
       if (error instanceof BadMatchRequest) {
         reply = { error: error.message };
       } else {

@@ -23,10 +23,11 @@ export interface Announcement {
 export type PublishOutcome = 'published' | 'duplicate';
 
 /**
- * For /health: `in-process` for the embedded bus; the transport's connection otherwise (`connecting`:
- * never reached since start; `reconnecting`: lost, trying again).
+ * For /health: `off` without NATS_URL (nothing is announced on NATS); `in-process` for a bus inside the
+ * process (tests); the transport's connection otherwise (`connecting`: never reached since start;
+ * `reconnecting`: lost, trying again).
  */
-export type NotifierState = 'in-process' | 'connecting' | 'connected' | 'reconnecting' | 'closed';
+export type NotifierState = 'off' | 'in-process' | 'connecting' | 'connected' | 'reconnecting' | 'closed';
 
 /**
  * The announcements port: one transport (NATS, Redis, an in-process bus). The announcer gives it one

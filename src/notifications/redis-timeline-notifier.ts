@@ -1,5 +1,6 @@
 import { createClient } from 'redis';
 import { silentLogger, type Logger } from '../shared/logger.ts';
+import { redactUrl } from '../shared/redact.ts';
 import { FILTERS_CHANGED, NotifierUnavailableError, type Announcement, type Notifier, type NotifierState, type PublishOutcome } from './notifier.ts';
 
 export interface RedisTimelineOptions {
@@ -54,10 +55,10 @@ export class RedisTimelineNotifier implements Notifier {
     client.on('error', (error: Error) => {
       if (told) return;
       told = true;
-      logger.warn({ err: error, url: redactedUrl(url) }, 'Redis unreachable: announcements to it wait in the log');
+      logger.warn({ event: 'redis_unreachable', err: error, url: redactUrl(url) }, 'Redis unreachable: announcements to it wait in the log');
     });
     client.on('ready', () => {
-      if (told) logger.info('Redis reached');
+      if (told) logger.info({ event: 'redis_reached' }, 'Redis reached');
       told = false;
     });
     const notifier = new RedisTimelineNotifier(client, options);
@@ -87,16 +88,5 @@ export class RedisTimelineNotifier implements Notifier {
   async close(): Promise<void> {
     if (this.client.isReady) await this.client.close();
     else if (this.client.isOpen) this.client.destroy();
-  }
-}
-
-/** For messages: the URL without its password. */
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured REDIS_URL';
   }
 }

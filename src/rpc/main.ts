@@ -26,7 +26,7 @@ await runProcess({
       forceClose: () => server.forceShutdown(),
     };
   },
-  startFailure: (config) => ({ event: 'listen_failed', host: config.host, port: config.port }),
+  startFailure: (config) => ({ host: config.host, port: config.port }),
   // The grace period cancels what is left, so closing ends shortly after it.
   shutdownLimitMs: (config) => config.shutdownGraceMs + 10_000,
 });

@@ -1,12 +1,12 @@
 import { format } from 'node:util';
 import { setLogger } from '@grpc/grpc-js';
-import { createLogger, type Logger } from '../shared/logger.ts';
+import { createLogger, processBindings, type Logger } from '../shared/logger.ts';
 
 export type { Logger };
 
-/** The process's JSON lines, tagged so they can be told apart from the HTTP service's. */
+/** The process's JSON lines, with the same fields as the HTTP service's (`name`, `pid`, `hostname`) and its own name. */
 export function createRpcLogger(level: string): Logger {
-  return createLogger(level, { service: 'rpc-test-service', pid: process.pid });
+  return createLogger(level, processBindings('rpc-test-service'));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
+import { redact } from './redact.ts';
 import type { Settings } from './settings.ts';
 
 export type { Logger };
@@ -12,10 +13,11 @@ export const logLevelSetting = (settings: Settings): LogLevel => settings.oneOf(
 
 /**
  * Structured JSON logs on stdout, one object per line, written synchronously: lines stay in order and
- * none is lost when the process exits right after one (a fatal line, then exit 1).
+ * none is lost when the process exits right after one (a fatal line, then exit 1). Every line passes
+ * through `redact` on its way out, so no code path (a driver's error quoting a URL) can log a secret.
  */
 export function createLogger(level: string, base: Record<string, unknown> = processBindings('content-filters')): Logger {
-  return pino({ level, base }, pino.destination({ dest: 1, sync: true }));
+  return pino({ level, base, hooks: { streamWrite: redact } }, pino.destination({ dest: 1, sync: true }));
 }
 
 /** What every line of a service's log carries: its name, process id and host. */

@@ -16,11 +16,20 @@ export interface ProcessHelp {
   readonly settings: readonly SettingHelp[];
 }
 
+const KNOWN_ARGUMENTS = new Set(['--help', '-h', '--version', '-V']);
+
+/** An argument the process does not understand: it must not start as if nothing had been asked. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const usageLine = (help: ProcessHelp): string => `Usage: ${help.usage} [--help | --version]`;
+
 export function helpText(help: ProcessHelp): string {
   const width = Math.max(...help.settings.map((setting) => setting.name.length));
   const rows = help.settings.map((s) => `  ${s.name.padEnd(width)}  ${s.meaning} (default: ${s.fallback})`);
   return [
-    `Usage: ${help.usage} [--help | --version]`,
+    usageLine(help),
     '',
     help.summary,
     '',
@@ -39,6 +48,8 @@ export function helpText(help: ProcessHelp): string {
  * An operator who types `node dist/main.js --help` wants to read, not to start a server on port 3000.
  */
 export function informationAsked(argv: readonly string[], help: ProcessHelp): string | null {
+  const unknown = argv.find((arg) => !KNOWN_ARGUMENTS.has(arg));
+  if (unknown !== undefined) throw new UsageError(`unknown argument '${unknown}'\n${usageLine(help)}`);
   if (argv.some((arg) => arg === '--help' || arg === '-h')) return helpText(help);
   if (argv.some((arg) => arg === '--version' || arg === '-V')) return `${VERSION}\n`;
   return null;

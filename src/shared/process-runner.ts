@@ -1,6 +1,7 @@
 import { exitGracefully, type Stoppable } from './graceful-shutdown.ts';
 import type { Logger } from './logger.ts';
-import { informationAsked, type ProcessHelp } from './process-help.ts';
+import { informationAsked, UsageError, type ProcessHelp } from './process-help.ts';
+import { rememberSecretsOf } from './redact.ts';
 import { BadSetting } from './settings.ts';
 
 export interface ProcessDefinition<Config extends { readonly logLevel: string }> {
@@ -22,8 +23,24 @@ function fatal(logger: Logger, fields: Record<string, unknown>, message: string)
   process.exit(1);
 }
 
+/**
+ * The error of a failed start, each cause said once: pino's serializer appends every cause's message to
+ * the error's own, and ours already quote their cause (`cannot use /proc/nope for SQLite files: cannot
+ * create directory /proc/nope: ENOENT ...`), which printed the same cause three times.
+ */
+function errorFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const causes: string[] = [];
+  let said = error.message;
+  for (let cause = error.cause; cause instanceof Error && causes.length < 5; cause = cause.cause) {
+    if (!said.includes(cause.message)) causes.push(cause.message);
+    said += cause.message;
+  }
+  return { type: error.name, message: error.message, ...(causes.length > 0 ? { causes } : {}), stack: error.stack };
+}
+
 const failureFields = (error: unknown): Record<string, unknown> =>
-  error instanceof BadSetting ? { event: 'bad_config', variable: error.variable } : { event: 'start_failed', err: error };
+  error instanceof BadSetting ? { event: 'bad_config', variable: error.variable } : { event: 'start_failed', err: errorFields(error) };
 
 /**
  * How every process of the project starts and stops: a bad setting, a failed start or an error nobody
@@ -31,11 +48,21 @@ const failureFields = (error: unknown): Record<string, unknown> =>
  * SIGTERM/SIGINT shut it down gracefully.
  */
 export async function runProcess<Config extends { readonly logLevel: string }>(definition: ProcessDefinition<Config>): Promise<void> {
-  const information = informationAsked(process.argv.slice(2), definition.help);
+  let information: string | null;
+  try {
+    information = informationAsked(process.argv.slice(2), definition.help);
+  } catch (error) {
+    // A usage error is for the person who typed the command, as every command-line tool answers it.
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(2);
+  }
   if (information !== null) {
     process.stdout.write(information);
     return;
   }
+  // Before anything can log: every secret of the settings is known to the redaction of log lines.
+  rememberSecretsOf(process.env);
   let config: Config;
   try {
     config = definition.loadConfig(process.env);

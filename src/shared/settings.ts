@@ -69,11 +69,13 @@ export class Settings {
     throw new BadSetting(name, 'on or off', raw);
   }
 
+  /** One of `allowed` (lower-case words), in any case: `LOG_LEVEL=DEBUG` as `TRUST_PROXY=ON`. */
   oneOf<const T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
-    if (!(allowed as readonly string[]).includes(raw)) throw new BadSetting(name, `one of ${allowed.join(', ')}`, raw);
-    return raw as T;
+    const value = raw.toLowerCase();
+    if (!(allowed as readonly string[]).includes(value)) throw new BadSetting(name, `one of ${allowed.join(', ')}`, raw);
+    return value as T;
   }
 
   /** A value that must match `pattern` (described by `expected` in the error). */

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
+import { setWebmailRoute } from '../metrics/route-label.ts';
 import { AjaxResponse } from './ajax-response.ts';
 import { errorPage } from './pages/error-page.ts';
 import { redirect, sendPage, setCommonHeaders } from './responses.ts';
@@ -30,7 +31,10 @@ function buildRequest(ctx: Context, body: Map<string, string>, hadSessionCookie:
     hadSessionCookie,
     session: null,
   };
-  return { ...request, task: input(request, '_task') ?? 'mail', action: input(request, '_action') ?? '' };
+  const task = input(request, '_task') ?? 'mail';
+  const action = input(request, '_action') ?? '';
+  setWebmailRoute(ctx, task, action);
+  return { ...request, task, action };
 }
 
 function failure(services: WebmailServices, request: WebmailRequest | null, ctx: Context, error: unknown): void {

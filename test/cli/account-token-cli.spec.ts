@@ -34,6 +34,14 @@ describe('account and token CLI', function () {
     assert.equal(revoked.code, 0, revoked.stderr);
     assert.equal(revoked.stdout, '');
     assert.equal((await server.request('GET', '/api/v2/filters', { token })).status, 401);
+    // Again, whole or by id: it says it is already revoked, rather than that no such token exists.
+    const tokenId = token.split('_')[0]!;
+    for (const value of [token, tokenId]) {
+      const again = await runCli(['token', 'revoke', value], env);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, new RegExp(`^error: token ${tokenId} is already revoked \\(since \\d{4}-\\d{2}-\\d{2}T[^)]+\\)\\n$`));
+    }
+    assert.equal((await runCli(['token', 'revoke', '99999'], env)).stderr, 'error: no active token with id 99999\n');
   });
 
   it('refuses a taken username, an unknown account and an unknown scope with a message and exit 1', async () => {

@@ -119,6 +119,18 @@ describe('Auditor CLI: events and filters --as-of', function () {
     assert.deepEqual(JSON.parse(now.stdout), current);
   });
 
+  it('says on stderr which position it replayed to; a date alone is its midnight (UTC), before any event here', async () => {
+    const atPosition = await cli('filters', '--account', alice.accountId, '--as-of', '6');
+    assert.equal(atPosition.stderr, "as of position 6: replayed this account's filters up to position 4\n");
+    const today = new Date().toISOString().slice(0, 10);
+    const dateOnly = await cli('filters', '--account', alice.accountId, '--as-of', today);
+    assert.equal(dateOnly.code, 0);
+    assert.deepEqual(JSON.parse(dateOnly.stdout), []);
+    assert.equal(dateOnly.stderr, `as of ${today}T00:00:00.000Z: no event of this account's filters at or before it\n`);
+    const now = await cli('filters', '--account', bob.accountId, '--as-of', '100');
+    assert.match(now.stderr, /^as of position 100: replayed this account's filters up to position \d+\n$/);
+  });
+
   it('refuses unknown accounts, ids and moments that are not well formed', async () => {
     const badAccount = await cli('events', '--account', '{"$gt":""}');
     assert.equal(badAccount.code, 1);

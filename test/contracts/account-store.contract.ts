@@ -81,8 +81,12 @@ export function accountStoreContract(name: string, fixture: () => LocationFixtur
       assert.deepEqual([first!.accountId, first!.scopes, second!.scopes], [account.id, ['read'], ['write']]);
       assert.ok(first!.lastUsedAt !== null && Date.parse(first!.lastUsedAt) >= Date.parse(first!.createdAt));
       assert.deepEqual([second!.lastUsedAt, first!.revokedAt], [null, null]);
+      assert.equal(await store.tokenRevokedAt(first!.tokenId), null);
       assert.equal(await store.revokeTokenById(first!.tokenId), true);
       assert.equal(await store.revokeTokenById(first!.tokenId), false);
+      assert.match((await store.tokenRevokedAt(first!.tokenId)) ?? '', /^\d{4}-\d{2}-\d{2}T/);
+      assert.equal(await store.tokenRevokedAt('12345'), null);
+      assert.equal(await store.tokenRevokedAt('$where'), null);
       assert.equal(await store.revokeTokenById('12345'), false);
       assert.equal(await store.authenticate(used), null);
       assert.notEqual((await store.listTokens(account.id))[0]!.revokedAt, null);

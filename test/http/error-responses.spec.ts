@@ -141,7 +141,7 @@ describe('errors in any layer of the HTTP app', () => {
     const before = await unauthorized();
     const recorded = whenLogged('request');
     assert.equal((await get('/api/v2/filters')).status, 401);
-    assert.equal((await recorded).status, '401');
+    assert.equal((await recorded).status, 401);
     assert.equal(await unauthorized(), before + 1);
   });
 });

@@ -26,7 +26,8 @@ describe('the Dockerfile and docker-compose.yml', () => {
 
   it('build in one stage and run from a slim current Node LTS image without compilers', () => {
     assert.ok(all.length >= 2, 'multi-stage');
-    assert.match(runtime[0]!, /^FROM node:24-slim\b/);
+    // Pinned to the build stage's Node, which the addon was compiled against: never a floating tag.
+    assert.equal(runtime[0], `${all[0]![0]!.replace(/ AS \w+$/i, '')}-slim`);
     for (const instruction of runtime) assert.doesNotMatch(instruction, /apt-get|build-essential|python3|g\+\+|make\b|npm (ci|install)/, instruction);
     assert.ok(
       runtime.some((instruction) => /^COPY --from=\S+ \S*dist/.test(instruction)),
@@ -40,7 +41,7 @@ describe('the Dockerfile and docker-compose.yml', () => {
     assert.doesNotMatch(user, /^USER (root|0)(:|$)/);
     const healthcheck = runtime.find((instruction) => /^HEALTHCHECK /.test(instruction));
     assert.ok(healthcheck, 'a HEALTHCHECK in the runtime stage');
-    assert.match(healthcheck, /http:\/\/127\.0\.0\.1:/);
+    assert.match(healthcheck, /http:\/\/127\.0\.0\.1:.*\/health\/live'/);
     assert.match(runtime.at(-1)!, /^CMD \["node", "dist\/main\.js"\]$/);
   });
 
@@ -48,9 +49,30 @@ describe('the Dockerfile and docker-compose.yml', () => {
     const compose = read('docker-compose.yml');
     const tests = compose.split('\n').filter((line) => /^\s+test:/.test(line));
     assert.ok(tests.length >= 4, `health checks found: ${tests.length}`);
-    for (const test of tests) {
+    // The gRPC check is a script of the image, which asks 127.0.0.1 (src/rpc/health-check.ts).
+    for (const test of tests.filter((line) => !line.includes('dist/rpc/health-check.js'))) {
       assert.match(test, /127\.0\.0\.1/, test);
       assert.doesNotMatch(test, /localhost/, test);
     }
+  });
+
+  it('compose publishes every port on loopback only, shares no volume between app replicas, and checks gRPC through grpc.health.v1', () => {
+    const compose = read('docker-compose.yml');
+    const ports = compose.split('\n').filter(
+      (line, i, lines) =>
+        /^\s+- '/.test(line) &&
+        lines
+          .slice(0, i)
+          .reverse()
+          .find((l) => /^\s+\w+:/.test(l))
+          ?.trim() === 'ports:',
+    );
+    assert.ok(ports.length >= 5, ports.join('\n'));
+    for (const port of ports) assert.match(port, /- '127\.0\.0\.1:/, port);
+    const app = compose.split('\nservices:')[0]!;
+    assert.doesNotMatch(app, /volumes:/, 'the app services share no named volume (each has its own /data)');
+    assert.doesNotMatch(compose, /Accounts and tokens stay in SQLite/);
+    assert.match(compose, /test: \['CMD', 'node', 'dist\/rpc\/health-check\.js'\]/);
+    assert.match(compose, /\/health\/ready/);
   });
 });

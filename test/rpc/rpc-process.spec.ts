@@ -65,7 +65,8 @@ describe('TestService process (npm run rpc)', function () {
     const rpc = start({ LOG_LEVEL: 'debug', RPC_MAX_RECEIVE_MESSAGE_BYTES: '2048' });
     const listening = await rpc.logged('listening');
     assert.equal(listening.maxReceiveMessageBytes, 2048);
-    assert.equal(listening.service, 'rpc-test-service');
+    assert.equal(listening.name, 'rpc-test-service');
+    assert.equal(typeof listening.hostname, 'string');
     const client = testClient(await rpc.target());
     await unary(client, 'Echo', { payload: 'logged' });
     await assert.rejects(unary(client, 'Echo', { payload: 'x'.repeat(4096) }));
@@ -96,7 +97,7 @@ describe('TestService process (npm run rpc)', function () {
     try {
       const rpc = start({ RPC_PORT: String(holder.port) });
       assert.equal(await rpc.exited, 1);
-      assert.equal((await rpc.logged('listen_failed')).port, holder.port);
+      assert.equal((await rpc.logged('start_failed')).port, holder.port);
       assert.match(String((await rpc.logged('grpc_js')).msg), /No address added/, 'grpc-js errors come out as JSON too');
     } finally {
       holder.forceShutdown();

@@ -88,7 +88,9 @@ for (const setting of WEBMAIL_ADAPTERS)
             status = (await client.get(path)).status;
           });
           assert.equal(status, 403);
-          assert.match(line, securityCheckLine(client.sessionId(), 'GET', path));
+          // The URI is logged as Roundcube logs it, but never with the request token it carried.
+          assert.match(line, securityCheckLine(client.sessionId(), 'GET', path.replace(/_token=[^&]*/, '_token=***')));
+          assert.ok(!line.includes(WRONG), line);
           assert.equal((await client.ajax(REFRESH, { _mbox: 'INBOX' })).status, 200);
         });
       }

@@ -4,6 +4,7 @@ import { koaBody } from 'koa-body';
 import type { AccountStore } from '../../accounts/account-store.ts';
 import type { AccountMatchers } from '../../matching/account-matchers.ts';
 import { BadMatchRequest, checkedMatchRequest } from '../../matching/match-request.ts';
+import { recordMatch } from '../../metrics/operator-metrics.ts';
 import { authenticate, requireScope } from '../authentication.ts';
 import { HttpError } from '../http-errors.ts';
 import { accountOf } from '../route-context.ts';
@@ -29,9 +30,15 @@ const readJson = koaBody({
 
 async function match(ctx: Context, deps: FilterMatchRouteDeps): Promise<void> {
   if (!ctx.is('application/json')) throw new HttpError(415, 'Unsupported media type: send the statuses as application/json');
+  const started = process.hrtime.bigint();
+  let statuses = 0;
   try {
-    ctx.body = await deps.matchers.match(accountOf(ctx), checkedMatchRequest(ctx.request.body));
+    const request = checkedMatchRequest(ctx.request.body);
+    statuses = request.statuses.length;
+    ctx.body = await deps.matchers.match(accountOf(ctx), request);
+    recordMatch('http', 'ok', statuses, started);
   } catch (error) {
+    recordMatch('http', error instanceof BadMatchRequest ? 'bad_request' : 'error', statuses, started);
     if (error instanceof BadMatchRequest) throw new HttpError(422, error.message);
     throw error;
   }

@@ -12,7 +12,19 @@ import { projectFilter, type FilterView } from '../fold/filter-view.ts';
  * the store indexes streams by account, only the account's streams are read.
  */
 export async function filtersAsOf(events: EventStore, accountId: string, point: LogPoint): Promise<FilterView[]> {
+  return (await replayFiltersAsOf(events, accountId, point)).views;
+}
+
+export interface FiltersReplay {
+  readonly views: FilterView[];
+  /** The position of the last event of the account's filters that the replay applied; null if none. */
+  readonly position: bigint | null;
+}
+
+/** As filtersAsOf, also saying how far the replay went, so an auditor can tell "empty then" from "asked too early". */
+export async function replayFiltersAsOf(events: EventStore, accountId: string, point: LogPoint): Promise<FiltersReplay> {
   const views = new Map<string, FilterView>();
+  let position: bigint | null = null;
   const source = hasAccountStreams(events) ? await events.readAccountEvents(accountId) : readWholeLog(events);
   for await (const recorded of source) {
     // Positions grow along the log; times nearly so, so a time keeps scanning to the end.
@@ -24,7 +36,11 @@ export async function filtersAsOf(events: EventStore, accountId: string, point: 
     const before = views.get(filterId) ?? null;
     if (before === null && event.type !== 'FilterCreated') continue;
     const after = projectFilter(before, event, Number(recorded.revision));
-    if (after && after.accountId === accountId) views.set(filterId, after);
+    if (after && after.accountId === accountId) {
+      views.set(filterId, after);
+      position = recorded.position;
+    }
   }
-  return [...views.values()].filter((view) => !view.deleted).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const listed = [...views.values()].filter((view) => !view.deleted).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { views: listed, position };
 }

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
-import { ensureDirectory } from '../../shared/directories.ts';
 import { join } from 'node:path';
+import { ensureDirectory } from '../../shared/directories.ts';
+import { redact } from '../../shared/redact.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -38,6 +39,8 @@ export class RoundcubeLogFile {
   }
 
   append(text: string): void {
-    appendFileSync(this.path, `[${formatLogDate(this.now())}]: ${oneLine(text)}\n`);
+    // 0640: a login log names users and addresses, not for every local account to read (as Roundcube's
+    // packages create theirs). The mode applies when the file is created.
+    appendFileSync(this.path, `[${formatLogDate(this.now())}]: ${oneLine(redact(text))}\n`, { mode: 0o640 });
   }
 }

@@ -1,3 +1,4 @@
+import { countLogin } from '../../metrics/operator-metrics.ts';
 import { RoundcubeLogFile } from './log-file.ts';
 
 /** Roundcube's login error codes, as printed in `(error: <n>)`. */
@@ -26,10 +27,12 @@ export class LoginLog {
   }
 
   failed(user: string, address: string, sessionId: string, error: LoginErrorCode): void {
+    countLogin(error === LoginError.rateLimited ? 'rate_limited' : error === LoginError.invalidRequest ? 'invalid_request' : 'failed');
     this.write(sessionId, `Failed login for ${shorten(user)} from ${address} in session ${sessionId.slice(0, 16)} (error: ${error})`);
   }
 
   succeeded(user: string, accountId: string, address: string, sessionId: string): void {
+    countLogin('success');
     this.write(sessionId, `Successful login for ${shorten(user)} (ID: ${accountId}) from ${address} in session ${sessionId.slice(0, 16)}`);
   }
 
