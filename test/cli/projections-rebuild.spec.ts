@@ -58,7 +58,10 @@ describe('projections rebuild', function () {
 
   before(async () => {
     dir = scratchDir();
-    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', PROJECTOR_LEASE_MS: LEASE_MS }), logger: silentLogger });
+    service = await startService({
+      config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', PROJECTOR_LEASE_MS: LEASE_MS, RATE_LIMITS: 'off' }),
+      logger: silentLogger,
+    });
     owners = [await newOwner(dir), await newOwner(dir)];
     await writeSomeHistory(service.url, owners);
   });
