@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { AccountLog } from './accounts/account-log.ts';
 import type { AccountStore } from './accounts/account-store.ts';
 import { filterStateWeight, type FilterState } from './commands/filter/filter-state.ts';
 import { StreamStateCache } from './commands/stream-state-cache.ts';
@@ -109,8 +110,9 @@ export async function startService({ config, logger, stores: given, env, catchUp
     await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close(), stores.idempotency.close()]);
   };
   const workerNumber = await orUndo(() => leaseWorkerNumber(stores.reads, { logger }), closeStores);
+  const accountLog = new AccountLog(stores.events);
   const webmail = await orUndo(
-    () => createWebmail({ accounts: stores.accounts, dataDir: config.dataDir, mongodbUrl: config.mongodbUrl, env: env ?? process.env }),
+    () => createWebmail({ accounts: stores.accounts, accountLog, dataDir: config.dataDir, mongodbUrl: config.mongodbUrl, env: env ?? process.env }),
     async () => {
       await workerNumber.release();
       await closeStores();
@@ -177,6 +179,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
     before: [webmail.middleware],
     oauth,
     loginRateLimit: webmail.loginRateLimit,
+    accountLog,
     ...(rateLimitStore ? { rateLimits: { store: rateLimitStore, settings: config.rateLimits } } : {}),
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,

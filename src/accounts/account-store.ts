@@ -43,6 +43,8 @@ export interface AccountStore {
   revokeTokenById(tokenId: string): Promise<boolean>;
   /** When the token with this id was revoked; null when it is active or unknown (for a message that says which). */
   tokenRevokedAt(tokenId: string): Promise<string | null>;
+  /** The token with this id, revoked or not (never its secret); null when there is none. */
+  findToken(tokenId: string): Promise<TokenRecord | null>;
   /** Every token of the account, revoked ones too, oldest first. */
   listTokens(accountId: string): Promise<readonly TokenRecord[]>;
   /** Also records the token's last use (at most once per LAST_USED_PRECISION_MS and process). */

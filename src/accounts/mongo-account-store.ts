@@ -133,6 +133,14 @@ export class MongoAccountStore implements AccountStore {
     });
   }
 
+  findToken(tokenId: string): Promise<TokenRecord | null> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(tokenId)) return null;
+      const doc = await this.tokens.findOne({ _id: tokenId });
+      return doc ? toTokenRecord(doc) : null;
+    });
+  }
+
   listTokens(accountId: string): Promise<readonly TokenRecord[]> {
     return mongoCall(STORE, async () => {
       if (!isKey(accountId)) return [];

@@ -139,6 +139,13 @@ export class SqliteAccountStore implements AccountStore {
     });
   }
 
+  findToken(tokenId: string): Promise<TokenRecord | null> {
+    return this.call(() => {
+      const row = this.sql<[string], TokenListRow>('SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE id = ?').get(tokenId);
+      return row ? toTokenRecord(row) : null;
+    });
+  }
+
   listTokens(accountId: string): Promise<readonly TokenRecord[]> {
     return this.call(() => {
       return this.sql<[string], TokenListRow>(

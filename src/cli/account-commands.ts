@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Config } from '../config.ts';
+import { OPERATOR, withAccountLog } from './account-log-cli.ts';
 import { CliError } from './cli-error.ts';
 import { findAccountOrFail, withAccounts } from './account-lookup.ts';
 import { promptNewPassword, readNewPassword } from './read-password.ts';
@@ -27,11 +28,16 @@ export function accountCommands(config: Config): Command {
       // Read (and check) the password before creating anything, so a bad one leaves no half-made account.
       const password = await newPasswordFrom(options);
       const passwordHash = password === null ? null : await hashPassword(password);
-      await withAccounts(config, false, async (store) => {
-        const created = await withWorkerNumber(config, () => store.createAccount(username));
-        if (passwordHash) await store.setPasswordHash(created.id, passwordHash);
-        process.stdout.write(`${created.id}\n`);
-      });
+      await withAccounts(config, false, (store) =>
+        withAccountLog(config, async (record) => {
+          const created = await withWorkerNumber(config, () => store.createAccount(username));
+          if (passwordHash) await store.setPasswordHash(created.id, passwordHash);
+          const { id: accountId, createdAt } = created;
+          const data = { accountId, username: created.username, withPassword: passwordHash !== null, createdAt, actor: OPERATOR };
+          await record({ type: 'AccountCreated', data }, `account ${created.username} (${accountId}) was created`);
+          process.stdout.write(`${accountId}\n`);
+        }),
+      );
     });
   account
     .command('password')
@@ -40,10 +46,15 @@ export function accountCommands(config: Config): Command {
     .option('--password-stdin', 'read the password from standard input when it is a pipe or a file (the default there anyway)')
     .action(async (who: string) => {
       const passwordHash = await hashPassword(await readNewPassword());
-      await withAccounts(config, true, async (store) => {
-        await store.setPasswordHash((await findAccountOrFail(store, who)).id, passwordHash);
-        process.stderr.write('password set\n');
-      });
+      await withAccounts(config, true, (store) =>
+        withAccountLog(config, async (record) => {
+          const { id: accountId, username } = await findAccountOrFail(store, who);
+          await store.setPasswordHash(accountId, passwordHash);
+          const data = { accountId, changedAt: new Date().toISOString(), actor: OPERATOR };
+          await record({ type: 'PasswordChanged', data }, `the password of ${username} was set`);
+          process.stderr.write('password set\n');
+        }),
+      );
     });
   account
     .command('unlock')

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { OAuthApp, OAuthStore } from '../oauth/oauth-store.ts';
 import { openOAuthStore } from '../oauth/open-oauth-store.ts';
 import { withAccounts } from './account-lookup.ts';
+import { OPERATOR, withAccountLog } from './account-log-cli.ts';
 import { CliError } from './cli-error.ts';
 import { writeLine } from './stdout-lines.ts';
 
@@ -48,9 +49,20 @@ export function appCommands(config: Config): Command {
         const found = store ? ((await store.findAppById(value)) ?? (await store.findApp(value))) : null;
         const tokenIds = found ? await store!.revokeApp(found.id) : null;
         if (!found || tokenIds === null) throw new CliError(`no active app ${value}`);
-        await withAccounts(config, true, async (accounts) => {
-          for (const tokenId of tokenIds) await accounts.revokeTokenById(tokenId);
-        });
+        await withAccounts(config, true, (accounts) =>
+          withAccountLog(config, async (record) => {
+            // Every token is revoked before any is recorded: a log that fails midway leaves none of them working.
+            const revoked = [];
+            for (const tokenId of tokenIds) {
+              const token = await accounts.findToken(tokenId);
+              if (token && (await accounts.revokeTokenById(tokenId))) revoked.push({ accountId: token.accountId, tokenId, revokedAt: new Date().toISOString() });
+            }
+            for (const token of revoked) {
+              const data = { ...token, appRevoked: found.id, actor: OPERATOR };
+              await record({ type: 'TokenRevoked', data }, `app ${found.id} and its ${revoked.length} token(s) were revoked`);
+            }
+          }),
+        );
         process.stderr.write(`revoked, with ${tokenIds.length} account token(s)\n`);
       });
     });

@@ -8,7 +8,8 @@ import type { EventStore, RecordedEvent } from './event-store.ts';
 export interface AccountStreams {
   /**
    * Every event of the filter streams the account owns (the account named by each stream's
-   * FilterCreated event), in global position order; the cost grows with these events alone.
+   * FilterCreated event) and of the account's own stream `account-<id>` (account-events.ts), in global
+   * position order; the cost grows with these events alone.
    */
   readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]>;
 }

@@ -13,6 +13,7 @@ import {
   type JSONType,
   type ReadPosition,
 } from '@eventstore/db-client';
+import { accountEventsStream, accountIdOfEventsStream } from '../accounts/account-events.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { EsdbAccountIndex } from './esdb-account-index.ts';
 import { EsdbAppendWatch } from './esdb-append-watch.ts';
@@ -34,8 +35,14 @@ import {
   type RecordedEvent,
 } from './event-store.ts';
 
-/** This project's streams: `filter-<id>`. Everything else in $all (system and foreign streams) is skipped. */
+/** The filter streams: `filter-<id>`; appends to them wake the projector. */
 const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
+
+/**
+ * This project's streams: the filters' and the accounts' own (`account-<digits>`, account-events.ts).
+ * Everything else in $all (system and foreign streams) is skipped.
+ */
+const isOurs = (streamName: string) => streamName.startsWith(STREAM_PREFIX) || accountIdOfEventsStream(streamName) !== null;
 const READ_PAGE = 512;
 
 /** The port's expected revision in the client's words; the only place that knows them. */
@@ -132,7 +139,7 @@ export class EsdbEventStore implements EventStore, AccountStreams {
           if (position <= cursor) continue;
           cursor = position;
           scanned = position;
-          if (position <= floor || !event.streamId.startsWith(STREAM_PREFIX)) continue;
+          if (position <= floor || !isOurs(event.streamId)) continue;
           found.push(toRecorded(event, position));
           if (found.length >= limit) break;
         }
@@ -153,9 +160,10 @@ export class EsdbEventStore implements EventStore, AccountStreams {
     return Object.assign(found, { scannedTo: this.gap.endFrom(last) ?? last });
   }
 
-  /** Per-account reads through the account streams (esdb-account-index.ts), not $all. */
-  readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
-    return this.accounts.readAccountEvents(accountId);
+  /** Per-account reads through the account's filter streams (esdb-account-index.ts) and its own stream, not $all. */
+  async readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
+    const [filters, own] = await Promise.all([this.accounts.readAccountEvents(accountId), this.readStream(accountEventsStream(accountId))]);
+    return [...filters, ...own].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
   }
 
   onAppend(listener: () => void): () => void {

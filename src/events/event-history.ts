@@ -1,3 +1,4 @@
+import { accountIdOfEventsStream } from '../accounts/account-events.ts';
 import { hasAccountStreams } from './account-streams.ts';
 import type { EventStore, RecordedEvent } from './event-store.ts';
 import { filterIdOfStream, filterStream } from './filter-events.ts';
@@ -29,6 +30,13 @@ function ownerOf(event: RecordedEvent): string | null {
   return typeof accountId === 'string' ? accountId : null;
 }
 
+/** An account's events: those of the filter streams it owns and of its own stream (account-events.ts). */
+function belongsTo(streamName: string, accountId: string, owners: ReadonlyMap<string, string>): boolean {
+  const own = accountIdOfEventsStream(streamName);
+  if (own !== null) return own === accountId;
+  return filterIdOfStream(streamName) !== null && owners.get(streamName) === accountId;
+}
+
 /** Where the events come from: one filter's stream, the account's streams (by index), or the whole log. */
 async function sourceOf(events: EventStore, query: HistoryQuery): Promise<AsyncIterable<RecordedEvent> | Iterable<RecordedEvent>> {
   if (query.filterId !== undefined) return events.readStream(filterStream(query.filterId));
@@ -38,8 +46,9 @@ async function sourceOf(events: EventStore, query: HistoryQuery): Promise<AsyncI
 
 /**
  * The event history an auditor asked for. One filter is read from its own stream; an account's events
- * from its streams where the store indexes them by account, else from the whole log (from the start,
- * even with `since`), since its streams are known only by their FilterCreated events.
+ * (its filters' and its own account facts, in log order) from its streams where the store indexes them
+ * by account, else from the whole log (from the start, even with `since`), since its filter streams are
+ * known only by their FilterCreated events.
  */
 export async function* eventHistory(events: EventStore, query: HistoryQuery): AsyncGenerator<RecordedEvent> {
   const source = await sourceOf(events, query);
@@ -47,10 +56,7 @@ export async function* eventHistory(events: EventStore, query: HistoryQuery): As
   for await (const event of source) {
     const owner = ownerOf(event);
     if (owner !== null) owners.set(event.streamName, owner);
-    if (query.accountId !== undefined) {
-      if (filterIdOfStream(event.streamName) === null) continue;
-      if (owners.get(event.streamName) !== query.accountId) continue;
-    }
+    if (query.accountId !== undefined && !belongsTo(event.streamName, query.accountId, owners)) continue;
     if (query.since && !isSince(event, query.since)) continue;
     yield event;
   }

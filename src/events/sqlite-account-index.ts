@@ -32,9 +32,14 @@ export const accountIndexStep: SqliteStep = {
 };
 
 /**
- * The account's events: its streams from the index, each stream's events by (stream, revision), then
+ * The account's events: its filter streams from the index and its own stream (`account-<id>`, whose
+ * name says whose it is, so it needs no index entry), each stream's events by (stream, revision), then
  * sorted. CROSS JOIN fixes that order, so the planner can never prefer walking the log by position.
+ * Parameters: the account id, then its own stream's name.
  */
 export const ACCOUNT_EVENTS_SQL = `
   SELECT ${EVENT_COLUMNS} FROM stream_owners CROSS JOIN events ON events.stream = stream_owners.stream
-  WHERE stream_owners.account_id = ? ORDER BY events.position`;
+  WHERE stream_owners.account_id = ?
+  UNION ALL
+  SELECT ${EVENT_COLUMNS} FROM events WHERE events.stream = ?
+  ORDER BY 1`;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { isSqliteUnavailable, MAIN_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
+import { accountEventsStream } from '../accounts/account-events.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
 import { EVENT_COLUMNS, fromColumns, toRecorded, type EventRow } from './sqlite-event-rows.ts';
@@ -97,7 +98,9 @@ export class SqliteEventStore implements EventStore, AccountStreams {
   }
 
   async readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
-    return reading(() => this.sql<[string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId).map(fromColumns));
+    return reading(() =>
+      this.sql<[string, string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId, accountEventsStream(accountId)).map(fromColumns),
+    );
   }
 
   onAppend(listener: () => void): () => void {

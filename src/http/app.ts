@@ -3,6 +3,7 @@ import Koa, { type Context, type Middleware, type Next } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { OAuthStore } from '../oauth/oauth-store.ts';
 import type { LoginRateLimit } from '../accounts/login-rate-limit.ts';
+import type { AccountLog } from '../accounts/account-log.ts';
 import { appsRoutes } from '../oauth/routes/apps-routes.ts';
 import { oauthAuthorizeRoutes } from '../oauth/routes/oauth-authorize-routes.ts';
 import { oauthTokenRoutes } from '../oauth/routes/oauth-token-routes.ts';
@@ -44,6 +45,8 @@ export interface AppDeps extends FilterRouteDeps {
   readonly failedSignInPause?: (ms: number) => Promise<void>;
   /** Failed logins per account, shared with the webmail's login. */
   readonly loginRateLimit?: LoginRateLimit;
+  /** Where sign-ins, app authorizations and app tokens are recorded in the accounts' streams; none: not recorded. */
+  readonly accountLog?: AccountLog;
   /** Mastodon's rack-attack throttles, counted in a store every process shares; none when absent (RATE_LIMITS=off). */
   readonly rateLimits?: { readonly store: RateLimitStore; readonly settings: RateLimitSettings };
 }
@@ -100,7 +103,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(welcomePage);
   app.use(healthRoutes(deps.health).routes());
   if (deps.oauth) {
-    const oauth = { oauth: deps.oauth, accounts: deps.accounts };
+    const oauth = { oauth: deps.oauth, accounts: deps.accounts, ...(deps.accountLog ? { accountLog: deps.accountLog } : {}) };
     app.use(appsRoutes(deps.oauth, deps.accounts).routes());
     app.use(oauthTokenRoutes(oauth).routes());
     const optional = {

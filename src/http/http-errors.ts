@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { AccountLogError } from '../accounts/account-log.ts';
 import { ConflictError, NotFoundError, RuleViolation, ValidationError } from '../commands/errors.ts';
 import { AppendTooLargeError, EventStoreUnavailableError } from '../events/event-store.ts';
 import { ReadStoreUnavailableError } from '../projections/stores/read-store.ts';
@@ -31,6 +32,7 @@ const UNAVAILABLE: Record<string, string> = {
   [ReadStoreUnavailableError.name]: 'Service unavailable: the read models cannot be reached',
   [WorkerNumberUnavailableError.name]: 'Service unavailable: this process cannot mint ids right now',
   [StoreUnavailableError.name]: 'Service unavailable: the account store cannot be reached',
+  [AccountLogError.name]: 'Service unavailable: the event log cannot record this now',
 };
 
 function unavailableMessage(error: unknown): string | null {

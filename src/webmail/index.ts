@@ -1,5 +1,6 @@
 import type { LoginRateLimit } from './sessions/login-rate-limit.ts';
 import type { Middleware } from 'koa';
+import type { AccountLog } from '../accounts/account-log.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { ErrorLog } from './logs/error-log.ts';
 import { timerPause } from './sessions/failed-login-pause.ts';
@@ -18,6 +19,8 @@ import { openWebmailStores } from './webmail-stores.ts';
 
 export type WebmailDeps = {
   readonly accounts: AccountStore;
+  /** Where the local accounts' sign-ins are recorded (the account's story); none: not recorded. */
+  readonly accountLog?: AccountLog;
   readonly dataDir: string;
   /** When set, sessions, compose IDs, login counters and mail live in MongoDB instead of DATA_DIR. */
   readonly mongodbUrl?: string | undefined;
@@ -81,6 +84,7 @@ export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
     logins: new LoginLog(config.logDir),
     rateLimit: stores.rateLimit,
     pause: deps.pause ?? timerPause,
+    accountLog: deps.accountLog ?? null,
   };
   return {
     middleware: webmailMiddleware(services, new StaticAssets()),

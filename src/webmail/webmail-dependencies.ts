@@ -1,3 +1,4 @@
+import type { AccountLog } from '../accounts/account-log.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { ComposeStore } from './sessions/compose-store.ts';
 import type { ErrorLog } from './logs/error-log.ts';
@@ -22,4 +23,6 @@ export type WebmailServices = {
   readonly rateLimit: LoginRateLimit;
   /** Waits without blocking the process (the failed-login pause); tests replace it. */
   readonly pause: (ms: number) => Promise<void>;
+  /** Records the local accounts' sign-ins in their streams; null: not recorded. */
+  readonly accountLog: AccountLog | null;
 };

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { clientAddress as addressOf } from '../shared/client-address.ts';
 import type { LoggedRequest } from './logs/error-log.ts';
 import type { WebmailSession } from './sessions/session-store.ts';
 
@@ -32,7 +33,7 @@ export function input(request: WebmailRequest, name: string, source: InputSource
 
 /** The client's address as fail2ban should see it (IPv4 without the `::ffff:` mapping). */
 export function clientAddress(request: WebmailRequest): string {
-  return (request.ctx.ip || 'unknown').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  return addressOf(request.ctx);
 }
 
 /** The request as the errors log prints it. */

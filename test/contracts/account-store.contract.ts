@@ -87,6 +87,10 @@ export function accountStoreContract(name: string, fixture: () => LocationFixtur
       assert.match((await store.tokenRevokedAt(first!.tokenId)) ?? '', /^\d{4}-\d{2}-\d{2}T/);
       assert.equal(await store.tokenRevokedAt('12345'), null);
       assert.equal(await store.tokenRevokedAt('$where'), null);
+      assert.deepEqual(await store.findToken(first!.tokenId), (await store.listTokens(account.id))[0]);
+      assert.equal((await store.findToken(first!.tokenId))!.accountId, account.id);
+      assert.equal(await store.findToken('12345'), null);
+      assert.equal(await store.findToken('$where'), null);
       assert.equal(await store.revokeTokenById('12345'), false);
       assert.equal(await store.authenticate(used), null);
       assert.notEqual((await store.listTokens(account.id))[0]!.revokedAt, null);

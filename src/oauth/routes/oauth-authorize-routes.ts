@@ -11,6 +11,8 @@ import { codePage, consentPage, errorPage } from '../consent-page.ts';
 import { describe } from '../doorkeeper-errors.ts';
 import type { OAuthStore } from '../oauth-store.ts';
 import type { LoginRateLimit } from '../../accounts/login-rate-limit.ts';
+import type { AccountLog } from '../../accounts/account-log.ts';
+import { clientAddress } from '../../shared/client-address.ts';
 
 /** Doorkeeper's default code lifetime. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -25,6 +27,8 @@ export interface AuthorizeDeps {
   readonly failedSignInPause?: (ms: number) => Promise<void>;
   /** The webmail's failed-login counter: one lock for both sign-ins, lifted by `cli account unlock`. */
   readonly loginRateLimit?: LoginRateLimit;
+  /** Where an approval is recorded (AppAuthorized, the account's story); none: not recorded. */
+  readonly accountLog?: AccountLog;
 }
 
 function sendHtml(ctx: Context, status: number, body: string): void {
@@ -81,7 +85,7 @@ async function signIn(accounts: AccountStore, lock: LoginRateLimit | undefined, 
 }
 
 /** GET /oauth/authorize shows sign-in and consent; POST /oauth/authorize decides. */
-export function oauthAuthorizeRoutes({ oauth, accounts, loginRateLimit, failedSignInPause = (ms) => delay(ms) }: AuthorizeDeps): Router {
+export function oauthAuthorizeRoutes({ oauth, accounts, loginRateLimit, accountLog, failedSignInPause = (ms) => delay(ms) }: AuthorizeDeps): Router {
   const router = new Router();
   const check = async (params: Record<string, unknown>) => {
     const clientId = typeof params.client_id === 'string' ? params.client_id : '';
@@ -120,6 +124,23 @@ export function oauthAuthorizeRoutes({ oauth, accounts, loginRateLimit, failedSi
       codeChallengeMethod: page.code_challenge === '' ? null : page.code_challenge_method,
       expiresAt: new Date(Date.now() + CODE_LIFETIME_MS),
     });
+    // Recorded before the code leaves: a code the log does not show is never handed over (and expires unused).
+    await accountLog?.record(
+      {
+        type: 'AppAuthorized',
+        data: {
+          accountId: account.id,
+          appId: app.id,
+          clientId: app.clientId,
+          appName: app.name,
+          scopes,
+          clientAddress: clientAddress(ctx),
+          authorizedAt: new Date().toISOString(),
+          actor: { kind: 'user', accountId: account.id },
+        },
+      },
+      { requestId: String(ctx.state.requestId), source: 'oauth' },
+    );
     const target = redirectTarget(redirectUri, { code }, state);
     if (target === null) return sendHtml(ctx, 200, codePage(app, code));
     ctx.redirect(target);

@@ -3,6 +3,8 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Context } from 'koa';
 import type { AccountStore } from '../../accounts/account-store.ts';
 import { splitToken } from '../../accounts/token-secret.ts';
+import type { AccountLog } from '../../accounts/account-log.ts';
+import { recordIssued, recordRevoked } from '../app-token-facts.ts';
 import { paramsOf } from '../../http/route-context.ts';
 import { requestParams } from '../../http/request-params.ts';
 import { answerError, doorkeeperName } from '../doorkeeper-errors.ts';
@@ -13,6 +15,8 @@ import type { OAuthStore } from '../oauth-store.ts';
 export interface OAuthRouteDeps {
   readonly oauth: OAuthStore;
   readonly accounts: AccountStore;
+  /** Where tokens issued to and revoked by apps are recorded (the account's story); none: not recorded. */
+  readonly accountLog?: AccountLog;
 }
 
 /** Only plain string parameters reach the library; a nested or repeated one is as if absent. */
@@ -52,7 +56,7 @@ function serverMetadata(origin: string) {
 }
 
 /** POST /oauth/token, POST /oauth/revoke and GET /.well-known/oauth-authorization-server. */
-export function oauthTokenRoutes({ oauth, accounts }: OAuthRouteDeps): Router {
+export function oauthTokenRoutes({ oauth, accounts, accountLog }: OAuthRouteDeps): Router {
   const server = new OAuth2Server({
     model: oauthModel(oauth, accounts),
     // Mastodon's tokens never expire; the library wants a number, and its expiry is not answered or kept.
@@ -76,6 +80,7 @@ export function oauthTokenRoutes({ oauth, accounts }: OAuthRouteDeps): Router {
     });
     try {
       const token = await server.token(request, new OAuth2Server.Response());
+      await recordIssued(ctx, token, accounts, accountLog);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = {
         access_token: token.accessToken,
@@ -105,7 +110,8 @@ export function oauthTokenRoutes({ oauth, accounts }: OAuthRouteDeps): Router {
       return;
     }
     if (issuer) {
-      if (!(await accounts.revokeToken(token))) await oauth.revokeAppToken(token);
+      if (await accounts.revokeToken(token)) await recordRevoked(ctx, parts!.tokenId, issuer, accounts, accountLog);
+      else await oauth.revokeAppToken(token);
     }
     ctx.body = {};
   });

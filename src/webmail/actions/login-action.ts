@@ -6,6 +6,7 @@ import { redirect, sendPage } from '../responses.ts';
 import { setAuthCookie, setSessionCookie } from '../sessions/session-cookies.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { TEXTS } from '../pages/ui-texts.ts';
+import { recordSignIn } from './sign-in-facts.ts';
 import { clientAddress, input, loggedRequest, type WebmailRequest } from '../webmail-request.ts';
 
 const MAX_INPUT = 1024;
@@ -56,12 +57,19 @@ export async function loginAction(services: WebmailServices, request: WebmailReq
     return showLoginScreen(request, services.sessions, services.config.mailDomain, 503, { notice, keepAnonymousSession: !request.hadSessionCookie, user });
   }
   if (!identity) {
-    if (limitKey) await services.rateLimit.recordFailure(limitKey);
+    // Only failures the lock counts are recorded: once it locks the account, refusals write nothing, so
+    // an attacker's guesses add at most WEBMAIL_LOGIN_RATE_LIMIT events per account and window.
+    if (limitKey) {
+      await services.rateLimit.recordFailure(limitKey);
+      await recordSignIn(services, request, 'failed', limitKey, user);
+    }
     // A timer, not a sleep: other requests go on meanwhile.
     await services.pause(FAILED_LOGIN_PAUSE_MS);
     return refuse(services, request, user, LoginError.failed);
   }
   if (limitKey) await services.rateLimit.forget(limitKey);
+  // Recorded before the session exists: when the log refuses, the login fails and nobody is signed in.
+  await recordSignIn(services, request, 'succeeded', identity.accountId, identity.username);
   const session = await services.sessions.logIn(request.session.id, identity.accountId, identity.username, identity.secret);
   request.session = session;
   setSessionCookie(request.ctx, session.id);
