@@ -95,8 +95,8 @@ describe('SQLite event store: streams indexed by account', () => {
     try {
       db.exec('ANALYZE');
       const plan = db
-        .prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${ACCOUNT_EVENTS_SQL}`)
-        .all('1001')
+        .prepare<[string, string], { detail: string }>(`EXPLAIN QUERY PLAN ${ACCOUNT_EVENTS_SQL}`)
+        .all('1001', 'account-1001')
         .map((row) => row.detail);
       assert.ok(
         plan.every((step) => !/^SCAN /.test(step)),
