@@ -141,7 +141,9 @@ export class SqliteAccountStore implements AccountStore {
 
   findToken(tokenId: string): Promise<TokenRecord | null> {
     return this.call(() => {
-      const row = this.sql<[string], TokenListRow>('SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE id = ?').get(tokenId);
+      const row = this.sql<[string], TokenListRow>('SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE id = ?').get(
+        tokenId,
+      );
       return row ? toTokenRecord(row) : null;
     });
   }

@@ -55,7 +55,8 @@ export function appCommands(config: Config): Command {
             const revoked = [];
             for (const tokenId of tokenIds) {
               const token = await accounts.findToken(tokenId);
-              if (token && (await accounts.revokeTokenById(tokenId))) revoked.push({ accountId: token.accountId, tokenId, revokedAt: new Date().toISOString() });
+              if (token && (await accounts.revokeTokenById(tokenId)))
+                revoked.push({ accountId: token.accountId, tokenId, revokedAt: new Date().toISOString() });
             }
             for (const token of revoked) {
               const data = { ...token, appRevoked: found.id, actor: OPERATOR };

@@ -37,7 +37,7 @@ export function tokenCommands(config: Config): Command {
   token
     .command('list')
     .description(
-      "Print an account's tokens as NDJSON, oldest first: tokenId (as in event metadata), the app that signed in for it (null: made here), scopes, createdAt, lastUsedAt (to the minute), revokedAt.",
+      "Print an account's tokens as NDJSON, oldest first: tokenId (as in event metadata), the app that signed in for it (null: made here), scopes, createdAt, lastUsedAt (to the minute), revokedAt, revokedBy (the actor the event log recorded).",
     )
     .argument('<username-or-id>')
     .action(async (who: string) => {

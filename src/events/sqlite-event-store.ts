@@ -98,9 +98,7 @@ export class SqliteEventStore implements EventStore, AccountStreams {
   }
 
   async readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
-    return reading(() =>
-      this.sql<[string, string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId, accountEventsStream(accountId)).map(fromColumns),
-    );
+    return reading(() => this.sql<[string, string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId, accountEventsStream(accountId)).map(fromColumns));
   }
 
   onAppend(listener: () => void): () => void {

@@ -45,7 +45,13 @@ describe('Account facts when the log refuses them: nothing acknowledged goes unr
     const code = codeOf(await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope: 'read' }, user));
     refusing = true;
     const answer = await server.request('POST', '/oauth/token', {
-      form: new URLSearchParams({ grant_type: 'authorization_code', client_id: app.client_id, client_secret: app.client_secret, redirect_uri: CALLBACK, code }).toString(),
+      form: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        redirect_uri: CALLBACK,
+        code,
+      }).toString(),
     });
     assert.equal(answer.status, 503);
     assert.equal(answer.body.access_token, undefined);
@@ -114,7 +120,10 @@ describe('CLI account facts when the log refuses them (EventStoreDB protocol sta
     standIn.gate.refuse = null;
     assert.equal(made.code, 1);
     assert.equal(made.stdout, '');
-    assert.match(made.stderr, /^error: token \d+ was made, but the event log could not record TokenIssued for account \d+: .*; it was revoked again and not printed\n$/);
+    assert.match(
+      made.stderr,
+      /^error: token \d+ was made, but the event log could not record TokenIssued for account \d+: .*; it was revoked again and not printed\n$/,
+    );
     assert.equal(password.code, 1);
     assert.match(password.stderr, new RegExp(`^error: the password of ${username} was set, but the event log could not record PasswordChanged .*\\n$`));
     const [token] = eventLines(await cli(env, ['token', 'list', username])) as unknown as { revokedAt: string | null; revokedBy: unknown }[];

@@ -63,9 +63,17 @@ export const newPassword = () => randomBytes(12).toString('base64url');
 export async function appSignIn(server: TestServer, secrets: Secrets, user: { username: string; password: string }) {
   const app: RegisteredApp = await registerApp(server, 'read write');
   secrets.secret(app.client_secret);
-  const code = secrets.secret(codeOf(await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope: 'read write' }, user)));
+  const code = secrets.secret(
+    codeOf(await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope: 'read write' }, user)),
+  );
   const answer = await server.request('POST', '/oauth/token', {
-    form: new URLSearchParams({ grant_type: 'authorization_code', client_id: app.client_id, client_secret: app.client_secret, redirect_uri: CALLBACK, code }).toString(),
+    form: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      redirect_uri: CALLBACK,
+      code,
+    }).toString(),
   });
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   return { app, token: secrets.token(answer.body.access_token as string) };
