@@ -17,7 +17,7 @@ export class EsdbAppendWatch {
 
   constructor(
     private readonly client: EventStoreDBClient,
-    private readonly streamPrefix: string,
+    private readonly streamPrefixes: readonly string[],
   ) {}
 
   onAppend(listener: () => void): () => void {
@@ -44,7 +44,7 @@ export class EsdbAppendWatch {
       try {
         const subscription = this.client.subscribeToAll({
           fromPosition: END,
-          filter: streamNameFilter({ prefixes: [this.streamPrefix] }),
+          filter: streamNameFilter({ prefixes: [...this.streamPrefixes] }),
         });
         this.subscription = subscription;
         for await (const resolved of subscription) {

@@ -13,7 +13,7 @@ import {
   type JSONType,
   type ReadPosition,
 } from '@eventstore/db-client';
-import { accountEventsStream, accountIdOfEventsStream } from '../accounts/account-events.ts';
+import { ACCOUNT_CATEGORY, accountEventsStream, accountIdOfEventsStream } from '../accounts/account-events.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { EsdbAccountIndex } from './esdb-account-index.ts';
 import { EsdbAppendWatch } from './esdb-append-watch.ts';
@@ -35,7 +35,7 @@ import {
   type RecordedEvent,
 } from './event-store.ts';
 
-/** The filter streams: `filter-<id>`; appends to them wake the projector. */
+/** The filter streams: `filter-<id>`. */
 const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
 
 /**
@@ -64,7 +64,8 @@ export class EsdbEventStore implements EventStore, AccountStreams {
   private readonly accounts: EsdbAccountIndex;
 
   constructor(readonly client: EventStoreDBClient) {
-    this.appends = new EsdbAppendWatch(client, STREAM_PREFIX);
+    // Account facts too: the projector must move its checkpoint past another process's (the CLI's), or /health sees them wait.
+    this.appends = new EsdbAppendWatch(client, [STREAM_PREFIX, `${ACCOUNT_CATEGORY}-`]);
     this.accounts = new EsdbAccountIndex(client, (name) => this.readStream(name));
   }
 

@@ -28,6 +28,17 @@ for (const store of ['SQLite', 'the EventStoreDB stand-in'] as const) {
       await standIn?.stop();
     });
 
+    it("moves the projector and the announcer past another process's account facts, announcing nothing", async () => {
+      usernames += 1;
+      const username = `quiet${process.pid}_${usernames}`;
+      const heard = server.listen();
+      await cli(env, ['account', 'create', username]);
+      await cli(env, ['token', 'create', username]);
+      // The log now ends with the CLI's facts: the projector must hear of them to move its checkpoint there.
+      await server.announcementsSettled();
+      assert.deepEqual(heard, []);
+    });
+
     it('records each CLI action and sign-in once, with its actor and no secret, in time order with the filter events', async () => {
       const secrets = new Secrets();
       usernames += 1;

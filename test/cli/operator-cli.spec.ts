@@ -15,6 +15,7 @@ interface TokenLine {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  revokedBy: { kind: string } | null;
 }
 
 const ndjson = <T>(text: string): T[] =>
@@ -54,7 +55,7 @@ describe('Operator CLI: accounts by username or id, token list and revoke by id'
     const listed = ndjson<TokenLine>(byName.stdout);
     assert.deepEqual(
       listed.map((t) => Object.keys(t)),
-      listed.map(() => ['tokenId', 'account', 'app', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt']),
+      listed.map(() => ['tokenId', 'account', 'app', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt', 'revokedBy']),
     );
     const [used, unused] = listed as [TokenLine, TokenLine];
     assert.equal(`${used.tokenId}_`, token.slice(0, used.tokenId.length + 1));
@@ -64,7 +65,10 @@ describe('Operator CLI: accounts by username or id, token list and revoke by id'
     assert.ok(used.lastUsedAt !== null && Date.parse(used.lastUsedAt) >= Date.parse(used.createdAt));
     assert.deepEqual([unused.lastUsedAt, used.revokedAt], [null, null]);
 
-    const [event] = ndjson<{ metadata: { tokenId: string } }>((await cli('events', '--account', username)).stdout);
+    // The account's own facts come first (AccountCreated, TokenIssued); the filter's event names the token used.
+    const event = ndjson<{ type: string; metadata: { tokenId: string } }>((await cli('events', '--account', username)).stdout).find(
+      (e) => e.type === 'FilterCreated',
+    );
     assert.equal(event!.metadata.tokenId, used.tokenId);
     const revoked = await cli('token', 'revoke', event!.metadata.tokenId);
     assert.equal(revoked.code, 0, revoked.stderr);
@@ -72,7 +76,8 @@ describe('Operator CLI: accounts by username or id, token list and revoke by id'
     assert.equal((await filtersApi(service.url, token).get('/api/v2/filters')).status, 401);
     const after = ndjson<TokenLine>((await cli('token', 'list', username)).stdout);
     assert.ok(after[0]!.revokedAt !== null);
-    assert.equal(after[1]!.revokedAt, null);
+    assert.deepEqual(after[0]!.revokedBy, { kind: 'operator' });
+    assert.deepEqual([after[1]!.revokedAt, after[1]!.revokedBy], [null, null]);
 
     const again = await cli('token', 'revoke', used.tokenId);
     assert.equal(again.code, 1);
