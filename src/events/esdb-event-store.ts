@@ -64,7 +64,7 @@ export class EsdbEventStore implements EventStore, AccountStreams {
   private readonly accounts: EsdbAccountIndex;
 
   constructor(readonly client: EventStoreDBClient) {
-    // Account facts too: the projector must move its checkpoint past another process's (the CLI's), or /health sees them wait.
+    // Account facts too: another process's (the CLI's) wake the projector at once, not at its idle re-check a second later.
     this.appends = new EsdbAppendWatch(client, [STREAM_PREFIX, `${ACCOUNT_CATEGORY}-`]);
     this.accounts = new EsdbAccountIndex(client, (name) => this.readStream(name));
   }

@@ -7,6 +7,8 @@ import type { EventStore, NewEvent, RecordedEvent } from '../../src/events/event
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { announcementsIn } from '../../src/projections/announcer/announcements-in.ts';
+import { FILTERS_PROJECTION, FilterProjector } from '../../src/projections/runtime/filter-projector.ts';
+import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
@@ -78,10 +80,14 @@ for (const kind of ['SQLite', 'EventStoreDB stand-in'] as const) {
   describe(`Account events on the ${kind} event store${kind === 'SQLite' ? '' : ' (protocol stand-in, not a server)'}`, function () {
     this.timeout(30_000);
     let standIn: EsdbStandIn | null = null;
+    let dir: string;
     let store: SqliteEventStore | EsdbEventStore;
+    /** Another process's connection to the same log. */
+    const connect = () => (standIn ? EsdbEventStore.connect(standIn.url) : SqliteEventStore.inDataDir(dir));
     beforeEach(async () => {
       standIn = kind === 'SQLite' ? null : await EsdbStandIn.start();
-      store = standIn ? EsdbEventStore.connect(standIn.url) : SqliteEventStore.inDataDir(scratchDir());
+      dir = scratchDir();
+      store = connect();
     });
     afterEach(async () => {
       await store.close();
@@ -134,6 +140,23 @@ for (const kind of ['SQLite', 'EventStoreDB stand-in'] as const) {
         whole.filter((s) => s.startsWith('account-')),
         [accountEventsStream(alice), accountEventsStream(bob), accountEventsStream(alice)],
       );
+    });
+
+    it("wakes a projector with another connection's account fact, and its checkpoint moves past it", async () => {
+      const reads = SqliteReadStore.inDataDir(dir);
+      const other = connect();
+      // No re-check on a timer within the test's time: only the append's wake-up brings the projector on.
+      const projector = new FilterProjector(store, reads, { idleRecheckMs: 10 * 60_000 });
+      await projector.start();
+      try {
+        await new AccountLog(other).record(issued(newId()), { requestId: 'r', source: 'cli' });
+        const [fact] = (await collect(readWholeLog(other))).slice(-1);
+        assert.equal(await projector.waitFor(fact!.position, 20_000), true, "woken by the other connection's account fact");
+        assert.equal(await reads.checkpoint(FILTERS_PROJECTION), fact!.position);
+      } finally {
+        await projector.stop();
+        await Promise.all([reads.close(), other.close()]);
+      }
     });
 
     it("finds an account's facts through the whole log where no index answers, and never a foreign account-... stream", async () => {
