@@ -29,8 +29,17 @@ export function auditCommands(config: Config): Command[] {
     .option('--filter <id>', 'only events of this filter', idArgument)
     .option('--since <position|time>', 'only events after this global position, or recorded at or after this ISO-8601 time', logPointArgument)
     .option('--until <position|time>', 'only events up to and including this global position, or recorded at or before this time', logPointArgument)
-    .option('--type <Type>', `only events of this type (repeat it, or separate types by commas): ${HISTORY_EVENT_TYPES.join(', ')}`, eventTypesArgument(HISTORY_EVENT_TYPES))
-    .addOption(new Option('--format <format>', 'json: one JSON object a line; table: aligned columns (default: table on a terminal, else json)').choices(['json', 'table']))
+    .option(
+      '--type <Type>',
+      `only events of this type (repeat it, or separate types by commas): ${HISTORY_EVENT_TYPES.join(', ')}`,
+      eventTypesArgument(HISTORY_EVENT_TYPES),
+    )
+    .addOption(
+      new Option('--format <format>', 'json: one JSON object a line; table: aligned columns (default: table on a terminal, else json)').choices([
+        'json',
+        'table',
+      ]),
+    )
     .action(async (options: EventsOptions) => {
       requireEventLog(config);
       const account = options.account === undefined ? undefined : await accountId(config, options.account);

@@ -33,7 +33,8 @@ describe('Auditor CLI: events --until, --type and --format', function () {
     alice = await newOwner(dir, 'alice');
     const api = filtersApi(service.url, alice.token);
     // A title written to move a terminal's cursor and colour it, which a table must not pass on.
-    const hostile = (await api.post('/api/v2/filters', newFilter('\u001b[2J\u001b[31mred\u009b1m and a title far longer than the column keeps'.repeat(2)))).body.id;
+    const hostile = (await api.post('/api/v2/filters', newFilter('\u001b[2J\u001b[31mred\u009b1m and a title far longer than the column keeps'.repeat(2)))).body
+      .id;
     const plain = (await api.post('/api/v2/filters', newFilter('plain'))).body.id;
     await api.post(`/api/v2/filters/${plain}/statuses`, { status_id: '109' });
     await api.put(`/api/v2/filters/${hostile}`, { title: 'renamed' });
@@ -98,7 +99,10 @@ describe('Auditor CLI: events --until, --type and --format', function () {
       const [first, ...rest] = result.stderr.trimEnd().split('\n');
       assert.match(first!, new RegExp(`^error: --type: unknown event type ".*"; known types: ${known}$`));
       assert.ok(first!.length < 400, 'the refusal stays one short line');
-      assert.ok(rest.every((l) => !/^\s+at /.test(l)), 'no stack trace');
+      assert.ok(
+        rest.every((l) => !/^\s+at /.test(l)),
+        'no stack trace',
+      );
     }
   });
 
@@ -125,8 +129,8 @@ describe('Auditor CLI: events --until, --type and --format', function () {
       const event = all[i]!;
       assert.equal(line.slice(0, 24), event.time.padEnd(24));
       assert.equal(line.slice(25, 45).trim(), event.position);
-      assert.equal(line.slice(starts[1]!, starts[1]! + event.stream.length), event.stream);
-      assert.equal(line.slice(starts[2]!, starts[2]! + event.type.length), event.type);
+      assert.equal(line.slice(starts[1], starts[1]! + event.stream.length), event.stream);
+      assert.equal(line.slice(starts[2], starts[2]! + event.type.length), event.type);
       assert.ok(Array.from(line).length <= 24 + 1 + 20 + 2 + 26 + 1 + 16 + 1 + 60, `bounded: ${line}`);
     }
     // eslint-disable-next-line no-control-regex
