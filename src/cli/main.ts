@@ -16,6 +16,7 @@ import { accountCommands } from './account-commands.ts';
 import { auditCommands } from './audit-commands.ts';
 import { backupCommand } from './backup-command.ts';
 import { exportCommand } from './export-command.ts';
+import { verifyCommand } from './verify-command.ts';
 import { natsRequestCommand } from './nats-request-command.ts';
 import { CliError } from './cli-error.ts';
 import { CLI_SETTINGS_HELP } from './cli-settings.ts';
@@ -41,6 +42,7 @@ export function buildCli(): Command {
   program.addCommand(appCommands(config));
   for (const command of auditCommands(config)) program.addCommand(command);
   program.addCommand(exportCommand(config));
+  program.addCommand(verifyCommand(config));
   program.addCommand(projectionCommands(config));
   program.addCommand(backupCommand(config));
   program.addCommand(natsRequestCommand(config));
