@@ -33,6 +33,20 @@ async function tamper(at: StoreLocation, filterId: string, keywordId: string): P
   await client.close();
 }
 
+/** Loses every live row of one account, as a bad restore of the read models would. */
+async function loseAccount(at: StoreLocation, accountId: string): Promise<void> {
+  if (!at.mongodbUrl) {
+    const db = new Database(join(at.dataDir, 'read-models.sqlite'));
+    for (const table of ['filters', 'v1_filters']) db.prepare(`DELETE FROM ${table} WHERE account_id = ?`).run(accountId);
+    db.close();
+    return;
+  }
+  const client = await MongoClient.connect(at.mongodbUrl);
+  const db = client.db(at.mongoDatabase);
+  for (const name of ['filters', 'v1_filters']) await db.collection(name).deleteMany({ accountId });
+  await client.close();
+}
+
 eachStoreLocation((name, fixture) => {
   describe(`verify --read-models, in process: ${name}`, function () {
     this.timeout(120_000);
@@ -99,6 +113,17 @@ eachStoreLocation((name, fixture) => {
       ];
       assert.deepEqual(found, expected);
       assert.equal(report.differences, expected.length);
+    });
+
+    it('names every row of an account the live read models lost entirely', async () => {
+      const [views, records] = [await reads.listFilters(log.accountId), await reads.listV1Filters(log.accountId)];
+      await loseAccount(at, log.accountId);
+      const { found, report } = await check();
+      assert.equal(report.accounts, 3);
+      assert.deepEqual(found, [
+        ...views.map((view) => ({ account: log.accountId, filter: view.id, model: 'v2', field: 'exists', live: false, log: true })),
+        ...records.map((r) => ({ account: log.accountId, filter: r.filterId, model: 'v1', keyword: r.id, field: 'exists', live: false, log: true })),
+      ]);
     });
 
     it('takes what the live projector stored during the check for what it is, not for drift', async () => {
