@@ -15,6 +15,8 @@ import { VERSION } from '../shared/version.ts';
 import { accountCommands } from './account-commands.ts';
 import { auditCommands } from './audit-commands.ts';
 import { backupCommand } from './backup-command.ts';
+import { exportCommand } from './export-command.ts';
+import { verifyCommand } from './verify-command.ts';
 import { natsRequestCommand } from './nats-request-command.ts';
 import { CliError } from './cli-error.ts';
 import { CLI_SETTINGS_HELP } from './cli-settings.ts';
@@ -39,6 +41,8 @@ export function buildCli(): Command {
   program.addCommand(tokenCommands(config));
   program.addCommand(appCommands(config));
   for (const command of auditCommands(config)) program.addCommand(command);
+  program.addCommand(exportCommand(config));
+  program.addCommand(verifyCommand(config));
   program.addCommand(projectionCommands(config));
   program.addCommand(backupCommand(config));
   program.addCommand(natsRequestCommand(config));

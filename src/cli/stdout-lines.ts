@@ -17,9 +17,14 @@ export function watchStdout(stdout: NodeJS.WriteStream = process.stdout): void {
 }
 
 /** Writes a line, waiting when stdout is a slow pipe, so a long history never piles up in memory. */
-export async function writeLine(line: string, stdout: NodeJS.WriteStream = process.stdout): Promise<void> {
+export function writeLine(line: string, stdout: NodeJS.WriteStream = process.stdout): Promise<void> {
+  return writeText(`${line}\n`, stdout);
+}
+
+/** Writes text (whole lines) to stdout or a file, waiting while the reader is behind. */
+export async function writeText(text: string, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
   if (closed) throw new OutputClosedError();
-  if (!stdout.write(`${line}\n`)) {
+  if (!stdout.write(text)) {
     await new Promise<void>((resolve) => {
       const done = () => {
         stdout.off('drain', done);

@@ -2,7 +2,7 @@ import { accountIdOfEventsStream } from '../accounts/account-events.ts';
 import { hasAccountStreams } from './account-streams.ts';
 import type { EventStore, RecordedEvent } from './event-store.ts';
 import { filterIdOfStream, filterStream } from './filter-events.ts';
-import { isSince, type LogPoint } from './log-point.ts';
+import { isAtOrBefore, isSince, type LogPoint } from './log-point.ts';
 
 const PAGE_SIZE = 1000;
 
@@ -10,11 +10,15 @@ export interface HistoryQuery {
   readonly accountId?: string;
   readonly filterId?: string;
   readonly since?: LogPoint;
+  /** Inclusive: events up to and including this position, or recorded at or before this time. */
+  readonly until?: LogPoint;
+  /** Only events of these types (any, when absent). */
+  readonly types?: ReadonlySet<string>;
 }
 
 /** Every event of the global log in position order, a page at a time. */
-export async function* readWholeLog(events: EventStore): AsyncGenerator<RecordedEvent> {
-  let after: bigint | null = null;
+export async function* readWholeLog(events: EventStore, from: bigint | null = null): AsyncGenerator<RecordedEvent> {
+  let after = from;
   for (;;) {
     const page = await events.readAll({ after, limit: PAGE_SIZE });
     yield* page;
@@ -41,7 +45,9 @@ function belongsTo(streamName: string, accountId: string, owners: ReadonlyMap<st
 async function sourceOf(events: EventStore, query: HistoryQuery): Promise<AsyncIterable<RecordedEvent> | Iterable<RecordedEvent>> {
   if (query.filterId !== undefined) return events.readStream(filterStream(query.filterId));
   if (query.accountId !== undefined && hasAccountStreams(events)) return events.readAccountEvents(query.accountId);
-  return readWholeLog(events);
+  // The whole log after a position starts there, unless an account's streams must first be learnt.
+  const after = query.accountId === undefined && query.since && 'position' in query.since ? query.since.position : null;
+  return readWholeLog(events, after);
 }
 
 /**
@@ -54,10 +60,15 @@ export async function* eventHistory(events: EventStore, query: HistoryQuery): As
   const source = await sourceOf(events, query);
   const owners = new Map<string, string>();
   for await (const event of source) {
+    // Every source is in position order: nothing after a position limit can be wanted. Times are not
+    // ordered by position (writers' clocks differ), so a time limit reads on.
+    if (query.until && 'position' in query.until && event.position > query.until.position) return;
     const owner = ownerOf(event);
     if (owner !== null) owners.set(event.streamName, owner);
     if (query.accountId !== undefined && !belongsTo(event.streamName, query.accountId, owners)) continue;
+    if (query.until && !isAtOrBefore(event, query.until)) continue;
     if (query.since && !isSince(event, query.since)) continue;
+    if (query.types && !query.types.has(event.type)) continue;
     yield event;
   }
 }

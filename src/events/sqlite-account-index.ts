@@ -35,11 +35,16 @@ export const accountIndexStep: SqliteStep = {
  * The account's events: its filter streams from the index and its own stream (`account-<id>`, whose
  * name says whose it is, so it needs no index entry), each stream's events by (stream, revision), then
  * sorted. CROSS JOIN fixes that order, so the planner can never prefer walking the log by position.
- * Parameters: the account id, then its own stream's name.
+ * Parameters: the account id, then its own stream's name; `positionColumn` is where `columns` puts
+ * events.position (1-based), the order of the whole union.
  */
-export const ACCOUNT_EVENTS_SQL = `
-  SELECT ${EVENT_COLUMNS} FROM stream_owners CROSS JOIN events ON events.stream = stream_owners.stream
+export function accountEventsSql(columns: string, positionColumn: number): string {
+  return `
+  SELECT ${columns} FROM stream_owners CROSS JOIN events ON events.stream = stream_owners.stream
   WHERE stream_owners.account_id = ?
   UNION ALL
-  SELECT ${EVENT_COLUMNS} FROM events WHERE events.stream = ?
-  ORDER BY 1`;
+  SELECT ${columns} FROM events WHERE events.stream = ?
+  ORDER BY ${positionColumn}`;
+}
+
+export const ACCOUNT_EVENTS_SQL = accountEventsSql(EVENT_COLUMNS, 1);

@@ -4,6 +4,8 @@ import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, ty
 import { accountEventsStream } from '../accounts/account-events.ts';
 import type { AccountStreams } from './account-streams.ts';
 import { ACCOUNT_EVENTS_SQL } from './sqlite-account-index.ts';
+import type { HistoryChunk, HistoryText, HistoryTextQuery } from './history-text.ts';
+import { sqliteHistoryText } from './sqlite-history-text.ts';
 import { EVENT_COLUMNS, fromColumns, toRecorded, type EventRow } from './sqlite-event-rows.ts';
 import { GroupCommit, type Outcome } from './group-commit.ts';
 import { watchSqliteCommits } from './sqlite-change-watch.ts';
@@ -42,7 +44,7 @@ async function reading<T>(call: () => T): Promise<T> {
  * writer thread (sqlite-append.ts), so a lock held elsewhere or a slow fsync never stalls the event
  * loop; reads use a connection of the main thread, which WAL lets read while another one writes.
  */
-export class SqliteEventStore implements EventStore, AccountStreams {
+export class SqliteEventStore implements EventStore, AccountStreams, HistoryText {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
   private readonly listeners = new Set<() => void>();
@@ -99,6 +101,11 @@ export class SqliteEventStore implements EventStore, AccountStreams {
 
   async readAccountEvents(accountId: string): Promise<readonly RecordedEvent[]> {
     return reading(() => this.sql<[string, string], unknown[]>(ACCOUNT_EVENTS_SQL).raw(true).all(accountId, accountEventsStream(accountId)).map(fromColumns));
+  }
+
+  /** For an export, which has the connection to itself: an account's lines keep it busy until read. */
+  historyText(query: HistoryTextQuery): Iterable<HistoryChunk> {
+    return sqliteHistoryText(this.db, query);
   }
 
   onAppend(listener: () => void): () => void {

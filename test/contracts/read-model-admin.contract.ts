@@ -151,6 +151,31 @@ export function managedReadStoreContract(name: string, fixture: () => ManagedRea
       }
     });
 
+    it('makes a scratch generation that touches no other, and drops it but never the current or pending one', async () => {
+      const accountId = newId();
+      await given.store.saveFilter(view(accountId, 'live'), { projection: 'p', position: 5n });
+      const retired = await given.store.currentGeneration();
+      const next = await given.store.createGeneration();
+      await given.store.markPending(next);
+      assert.equal(await given.store.swapIn(next), true);
+      const scratch = await given.store.createScratchGeneration();
+      assert.ok(![retired, next].includes(scratch));
+      await given.store.generation(scratch).saveFilter(view(accountId, 'scratch'), { projection: 'p', position: 5n });
+      assert.deepEqual(
+        (await given.store.generation(retired).listFilters(accountId)).map((f) => f.title),
+        ['live'],
+        'the retired generation is kept for the next rebuild to drop',
+      );
+      const pending = await given.store.createGeneration();
+      await given.store.markPending(pending);
+      assert.equal(await given.store.dropGeneration(next), false);
+      assert.equal(await given.store.dropGeneration(pending), false);
+      assert.equal(await given.store.dropGeneration(scratch), true);
+      assert.deepEqual(await given.store.generation(scratch).listFilters(accountId), [], 'its filters went with it');
+      assert.equal(await given.store.currentGeneration(), next);
+      assert.equal(await given.store.pendingGeneration(), pending);
+    });
+
     it('refuses to swap in a generation that is not the pending one', async () => {
       const first = await given.store.createGeneration();
       const second = await given.store.createGeneration();

@@ -3,6 +3,7 @@ import { newId } from '../../src/shared/ids.ts';
 import type { FilterView } from '../../src/projections/fold/filter-view.ts';
 import type { ReadStore } from '../../src/projections/stores/read-store.ts';
 import { contractSubject } from './contract-subject.ts';
+import { accountsAfterContract } from './read-store-accounts.contract.ts';
 import { accountUsageContract } from './read-store-usage.contract.ts';
 
 export interface ReadStoreFixture {
@@ -33,6 +34,7 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
     const given = contractSubject<ReadStore, ReadStoreFixture>(fixture);
 
     describe('account usage', () => accountUsageContract(() => given.store));
+    describe('accounts', () => accountsAfterContract(() => given.store));
 
     it('stores a filter view and answers it to its account only', async () => {
       const filter = view();

@@ -14,6 +14,19 @@ describe('Log points', () => {
     assert.deepEqual(parseLogPoint('2026-11-22'), { time: new Date('2026-11-22T00:00:00Z') });
   });
 
+  it('reads a time without a zone as UTC, as a date alone, whatever the zone of the machine', () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      assert.deepEqual(parseLogPoint('2026-11-22T10:00:00'), { time: new Date('2026-11-22T10:00:00Z') });
+      assert.deepEqual(parseLogPoint('2026-11-22 10:00'), { time: new Date('2026-11-22T10:00:00Z') });
+      assert.deepEqual(parseLogPoint('2026-11-22'), { time: new Date('2026-11-22T00:00:00Z') });
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('refuses anything else', () => {
     for (const text of ['', 'yesterday', '-1', '12abc', '1'.repeat(40), '2026-13-45T99:00:00Z', '{"$gt":""}']) assert.equal(parseLogPoint(text), null, text);
   });

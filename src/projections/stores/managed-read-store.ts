@@ -22,6 +22,13 @@ export interface ReadModelGenerations {
   createGeneration(): Promise<number>;
   /** A read store bound to one generation, whatever is current: what a rebuild writes into. */
   generation(generation: number): ReadStore;
+  /**
+   * Creates empty tables or collections for a generation that will never be swapped in (a check of the
+   * read models against the log), and drops nothing: a retired generation stays for the next rebuild to drop.
+   */
+  createScratchGeneration(): Promise<number>;
+  /** Drops a generation's tables or collections; false, dropping nothing, for the current or pending one. */
+  dropGeneration(generation: number): Promise<boolean>;
   /** Asks the lease holder to swap `generation` in; replaces any other pending generation. */
   markPending(generation: number): Promise<void>;
   /** Makes the pending `generation` current; false when another generation was marked pending since. */

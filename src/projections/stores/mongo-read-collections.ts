@@ -156,6 +156,16 @@ export class MongoReadCollections {
     return viewsOf(await this.filters.find({ accountId, deleted: false }).sort(BY_ID).toArray(), this.v1, this.statuses);
   }
 
+  /** One page of filter documents by account (the by-account index), each account once. */
+  async accountsAfter(after: string | null, limit: number): Promise<string[]> {
+    const docs = await this.filters
+      .find({ accountId: { $gt: after ?? '' } }, { projection: { _id: 0, accountId: 1 } })
+      .sort({ accountId: 1 })
+      .limit(Math.max(1, limit))
+      .toArray();
+    return [...new Set(docs.map((doc) => doc.accountId))];
+  }
+
   async filtersVersion(accountId: string): Promise<string> {
     if (!isId(accountId)) return '0:0';
     // Revisions only, through the account index: summed here, which the stand-in handles too.

@@ -102,6 +102,10 @@ export class MongoReadStore implements ManagedReadStore {
     return this.on((c) => c.listFilters(accountId));
   }
 
+  accountsAfter(after: string | null, limit: number): Promise<readonly string[]> {
+    return this.on((c) => c.accountsAfter(after, limit));
+  }
+
   filtersVersion(accountId: string): Promise<string> {
     return this.on((c) => c.filtersVersion(accountId));
   }
@@ -196,6 +200,25 @@ export class MongoReadStore implements ManagedReadStore {
       for (const cached of this.generations.keys()) if (cached < before.current) this.generations.delete(cached);
       await this.collectionsOf(before.next);
       return before.next;
+    });
+  }
+
+  createScratchGeneration(): Promise<number> {
+    return mongoCall(async () => {
+      const before = await this.pointer.findOneAndUpdate({ _id: POINTER_ID }, { $inc: { next: 1 } }, { returnDocument: 'before' });
+      if (!before) throw new Error('read model pointer missing');
+      await this.collectionsOf(before.next);
+      return before.next;
+    });
+  }
+
+  dropGeneration(generation: number): Promise<boolean> {
+    return mongoCall(async () => {
+      const { current, pending } = await this.readPointer();
+      if (generation === current || generation === pending) return false;
+      await dropCollections(this.db, generation);
+      this.generations.delete(generation);
+      return true;
     });
   }
 

@@ -63,6 +63,11 @@ export interface ReadStore {
 
   listFilters(accountId: string): Promise<readonly FilterView[]>;
   /**
+   * Accounts that have a filter stored (a tombstone counts), in ascending string order, after `after`
+   * (from the first when null): at least one while any remain, at most `limit`; none at the end.
+   */
+  accountsAfter(after: string | null, limit: number): Promise<readonly string[]>;
+  /**
    * How many live filters the account has and their keyword characters (code points, as
    * `keywordCharacters` counts them), leaving out `exceptFilterId`: what the per-account limits judge a
    * write by. Kept per filter as it is stored and summed by the store, so no view is loaded.

@@ -119,6 +119,10 @@ export class SqliteReadStore implements ManagedReadStore {
     return sqliteCall(() => this.tablesNow().listFilters(accountId));
   }
 
+  async accountsAfter(after: string | null, limit: number): Promise<readonly string[]> {
+    return sqliteCall(() => this.tablesNow().accountsAfter(after, limit));
+  }
+
   async filtersVersion(accountId: string): Promise<string> {
     return this.tablesNow().filtersVersion(accountId);
   }
@@ -219,6 +223,27 @@ export class SqliteReadStore implements ManagedReadStore {
       return next;
     });
     return sqliteCall(() => create.immediate());
+  }
+
+  async createScratchGeneration(): Promise<number> {
+    const create = this.db.transaction(() => {
+      const { next } = this.pointer.get()!;
+      this.db.prepare('UPDATE read_model_pointer SET next = ? WHERE id = 1').run(next + 1);
+      this.tables.set(next, new SqliteReadTables(this.db, next));
+      return next;
+    });
+    return sqliteCall(() => create.immediate());
+  }
+
+  async dropGeneration(generation: number): Promise<boolean> {
+    const drop = this.db.transaction(() => {
+      const { current, pending } = this.pointer.get()!;
+      if (generation === current || generation === pending) return false;
+      dropReadTables(this.db, generation);
+      this.tables.delete(generation);
+      return true;
+    });
+    return this.write(() => drop.immediate());
   }
 
   generation(generation: number): ReadStore {

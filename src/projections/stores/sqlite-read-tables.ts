@@ -155,6 +155,10 @@ export class SqliteReadTables {
     return this.q.listFilters.all(accountId).map((row) => JSON.parse(row.doc) as FilterView);
   }
 
+  accountsAfter(after: string | null, limit: number): string[] {
+    return this.q.accountsAfter.all(after ?? '', limit).map((row) => row.account_id);
+  }
+
   filtersVersion(accountId: string): string {
     if (!isId(accountId)) return '0:0';
     const { views, revisions } = this.q.filtersVersion.get(accountId)!;
@@ -231,6 +235,10 @@ function queries(db: SqliteDatabase, g: number) {
     ),
     loadFilter: prepare<[string], Doc>(`SELECT doc FROM ${filters} WHERE id = ?`),
     listFilters: prepare<[string], Doc>(`SELECT doc FROM ${filters} WHERE account_id = ? AND deleted = 0 ORDER BY length(id), id`),
+    // Along the by-account index, which holds each account's rows together.
+    accountsAfter: prepare<[string, number], { account_id: string }>(
+      `SELECT DISTINCT account_id FROM ${filters} WHERE account_id > ? ORDER BY account_id LIMIT ?`,
+    ),
     filtersVersion: prepare<[string], { views: number; revisions: number }>(
       `SELECT count(*) AS views, coalesce(sum(revision), 0) AS revisions FROM ${filters} WHERE account_id = ?`,
     ),
