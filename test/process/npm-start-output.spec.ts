@@ -64,7 +64,10 @@ describe('npm start writes only JSON lines on stdout (the repository .npmrc)', f
       }
     });
     assert.deepEqual(notJson, []);
-    assert.ok(lines.some((line) => /"event":"stopped"|"msg":"stopped"/.test(line)), lines.join('\n'));
+    assert.ok(
+      lines.some((line) => /"event":"stopped"|"msg":"stopped"/.test(line)),
+      lines.join('\n'),
+    );
     assert.match(stderr, /> content-filters@\S+ start\n/, 'the banner is still there for a person, on stderr');
   });
 
