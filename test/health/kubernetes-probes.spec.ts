@@ -74,9 +74,13 @@ describe("the Kubernetes probes in docs/operations.md's Health section", functio
     const probes = readFlowYaml(snippet!) as unknown as Record<string, Probe>;
     for (const probe of Object.values(probes)) assert.equal(Number(probe.httpGet.port), loadConfig({}).port);
 
-    service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: silentLogger });
+    const running = await startService({
+      config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }),
+      logger: silentLogger,
+    });
+    service = running;
     for (const probe of Object.values(probes)) {
-      const response = await fetch(`${service.url}${probe.httpGet.path}`);
+      const response = await fetch(`${running.url}${probe.httpGet.path}`);
       assert.equal(response.status, 200, probe.httpGet.path);
       assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
       assert.ok(['live', 'ready'].includes(((await response.json()) as { status: string }).status));
