@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { scratchDir } from '../support/scratch-dir.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 /** What a checkout holds and an install makes: never copied into the scratch checkout. */
 const NOT_IN_A_CHECKOUT = new Set(['node_modules', '.git', 'data', 'reports', '.stryker-tmp', 'tmp']);
 
@@ -114,7 +115,7 @@ describe('a production install: npm ci --omit=dev, and npm pack then npm install
     const prefix = scratchDir('global-');
     const installed = await run(
       'npm',
-      ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(checkout, '..', 'content-filters-0.1.0.tgz')],
+      ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(checkout, '..', `content-filters-${version}.tgz`)],
       checkout,
     );
     assert.equal(installed.code, 0, installed.stdout + installed.stderr);
