@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { scratchDir } from '../support/scratch-dir.ts';
 
@@ -17,8 +17,17 @@ interface Ended {
   readonly stderr: string;
 }
 
+/**
+ * An install compiles better-sqlite3 for the Node that runs this test (CI: 20, then 24 first on PATH),
+ * from that Node's own headers when its distribution has them, whatever `nodedir` a user config names.
+ */
+const ownHeaders = (() => {
+  const home = dirname(dirname(process.execPath));
+  return existsSync(join(home, 'include', 'node', 'node.h')) ? { npm_config_nodedir: home } : {};
+})();
+
 function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Ended> {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...ownHeaders, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
