@@ -71,6 +71,14 @@ describe('npm start writes only JSON lines on stdout (the repository .npmrc)', f
     assert.match(stderr, /> content-filters@\S+ start\n/, 'the banner is still there for a person, on stderr');
   });
 
+  // The price of json mode, as docs/operations.md tells it: npm's own report of a failed script is JSON too.
+  it('a failing CLI command run through npm: its error line on stderr, exit 1, and npm’s error document on stdout', async () => {
+    const failed = await npm(['run', '--silent', 'cli', '--', 'account', 'show', 'nobody'], ROOT, { DATA_DIR: scratchDir('npm-cli-') });
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /^error: /m);
+    assert.deepEqual(JSON.parse(failed.stdout), { error: { code: 1, summary: '', detail: '' } });
+  });
+
   it('npm ci still shows its errors: a broken lockfile is refused, saying why', async () => {
     const copy = scratchDir('npm-ci-');
     for (const name of ['package.json', '.npmrc']) copyFileSync(join(ROOT, name), join(copy, name));
