@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const stamp = join(dist, '.built');
-const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+// A copy without sources (a packed package) has nothing newer than dist/ to build from.
+const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json'].filter((input) => existsSync(join(root, input)));
 
 function newestChange(path) {
   const stats = statSync(path);

@@ -36,7 +36,7 @@ describe('Auditor CLI: events and filters --as-of', function () {
 
   before(async () => {
     dir = scratchDir();
-    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: silentLogger });
     [alice, bob] = await Promise.all([newOwner(dir, 'alice'), newOwner(dir, 'bob')]);
     const a = filtersApi(service.url, alice.token);
     kept = (await a.post('/api/v2/filters', newFilter('kept'))).body.id;

@@ -36,7 +36,7 @@ describe('Operator CLI: accounts by username or id, token list and revoke by id'
 
   before(async () => {
     dir = scratchDir();
-    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: silentLogger });
     carolId = (await cli('account', 'create', username)).stdout.trim();
   });
   after(() => service?.close());

@@ -40,7 +40,7 @@ for (const appendCall of ['BatchAppend', 'Append'] as const) {
       standIn = await EsdbStandIn.start({ appendCall });
       const dataDir = scratchDir();
       service = await startService({
-        config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', EVENTSTORE_URL: standIn.url }),
+        config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', EVENTSTORE_URL: standIn.url }),
         logger: silentLogger,
       });
       token = (await newOwner(dataDir)).token;
@@ -98,7 +98,7 @@ describe('the service on a secured EventStoreDB (protocol stand-in, not a server
   const serviceAs = async (user: string) => {
     const dataDir = scratchDir();
     const service = await startService({
-      config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', EVENTSTORE_URL: standIn.urlAs(user) }),
+      config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', EVENTSTORE_URL: standIn.urlAs(user) }),
       logger: silentLogger,
     });
     services.push(service);

@@ -14,7 +14,7 @@ describe('the service on the EventStoreDB adapter, against the protocol stand-in
   const services: RunningService[] = [];
   const serviceOn = async (dataDir: string) => {
     const service = await startService({
-      config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', EVENTSTORE_URL: standIn.url }),
+      config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', EVENTSTORE_URL: standIn.url }),
       logger: silentLogger,
     });
     services.push(service);

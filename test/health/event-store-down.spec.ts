@@ -27,7 +27,7 @@ describe('EVENTSTORE_URL pointing at a closed port', function () {
   before(async () => {
     url = `esdb://127.0.0.1:${await closedPort()}?tls=false`;
     dir = scratchDir();
-    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', EVENTSTORE_URL: url }), logger });
+    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', EVENTSTORE_URL: url }), logger });
   });
   after(() => service?.close());
 

@@ -45,7 +45,7 @@ describe('GET /health', () => {
 
   const serve = async (env: Record<string, string> = {}, hook?: BatchHook, catchUpTimeoutMs?: number) => {
     const dir = scratchDir();
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', ...env });
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', ...env });
     const stores = await openStores(config, silentLogger);
     const service = await startService({
       config,

@@ -28,7 +28,10 @@ describe('GET /health/live and /health/ready', function () {
     await Promise.all(services.splice(0).map((s) => s.close()));
   });
   const serve = async (env: Record<string, string>) => {
-    const service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', ...env }), logger: silentLogger });
+    const service = await startService({
+      config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', ...env }),
+      logger: silentLogger,
+    });
     services.push(service);
     return service;
   };
@@ -50,7 +53,7 @@ describe('GET /health/live and /health/ready', function () {
   });
 
   it('given an account store that fails: /health and /health/ready are 503 account_store_unreachable, and recover', async () => {
-    const config = loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1' });
+    const config = loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' });
     const stores = await openStores(config, silentLogger);
     let failing = false;
     const accounts = new Proxy(stores.accounts, {
@@ -105,7 +108,7 @@ describe('GET /', function () {
   this.timeout(30_000);
   let service: RunningService;
   before(async () => {
-    service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+    service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: silentLogger });
   });
   after(() => service?.close());
 

@@ -5,7 +5,8 @@ import { silentLogger } from '../../src/shared/logger.ts';
 import { TestServer } from '../support/test-server.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
-const serviceOn = (dataDir: string) => startService({ config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+const serviceOn = (dataDir: string) =>
+  startService({ config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: silentLogger });
 
 describe('consistency and durability', () => {
   it('loses no update when two servers on one data directory change one filter at once', async () => {

@@ -14,7 +14,7 @@ describe('Ids that are query operators in disguise', () => {
 
   before(async () => {
     const dir = scratchDir();
-    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: silentLogger });
     api = filtersApi(service.url, (await newOwner(dir)).token);
     filterId = (await api.post('/api/v2/filters', newFilter('real'))).body.id;
   });

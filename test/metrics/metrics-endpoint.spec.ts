@@ -16,7 +16,7 @@ describe('GET /metrics', () => {
 
   before(async () => {
     const dir = scratchDir();
-    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+    service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: silentLogger });
     const owner = await newOwner(dir);
     const api = filtersApi(service.url, owner.token);
     const created = await api.post('/api/v2/filters', newFilter('counted'));

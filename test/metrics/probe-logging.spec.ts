@@ -9,7 +9,7 @@ describe('request log levels', () => {
   const log = capturedLogger('debug');
 
   before(async () => {
-    service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1' }), logger: log.logger });
+    service = await startService({ config: loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: log.logger });
   });
   after(() => service?.close());
 

@@ -20,7 +20,7 @@ describe('http_requests_total labels and the request log line', function () {
   let accountId: string;
 
   before(async () => {
-    const config = loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: 'on' });
+    const config = loadConfig({ DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', TRUST_PROXY: 'on' });
     service = await startService({ config, logger });
     const account = await service.stores.accounts.createAccount(`labels${process.pid}`);
     accountId = account.id;
@@ -92,7 +92,10 @@ describe('what operators chart beside the HTTP series', function () {
   const dataDir = scratchDir();
 
   before(async () => {
-    service = await startService({ config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }), logger: memoryLogger().logger });
+    service = await startService({
+      config: loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }),
+      logger: memoryLogger().logger,
+    });
     const account = await service.stores.accounts.createAccount(`charts${process.pid}`);
     token = await service.stores.accounts.createToken(account.id, ['read:filters']);
   });

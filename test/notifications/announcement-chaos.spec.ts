@@ -85,7 +85,7 @@ async function chaos(context: Mocha.Context, where: Where): Promise<void> {
       coreIds.set(id, (coreIds.get(id) ?? 0) + 1);
     },
   });
-  const env = { DATA_DIR: dir, NATS_URL: nats.url, REDIS_URL: redisUrl, REDIS_NAMESPACE: namespace, ...where.env };
+  const env = { DATA_DIR: dir, RATE_LIMITS: 'off', NATS_URL: nats.url, REDIS_URL: redisUrl, REDIS_NAMESPACE: namespace, ...where.env };
   const sent: Sent[] = [];
   let kills = 0;
   let outageMs = 0;

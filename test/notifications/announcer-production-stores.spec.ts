@@ -42,7 +42,15 @@ describe('Announcements on the EventStoreDB and MongoDB stand-ins (not servers)'
   it('loses nothing across a NATS outage and a restart, and puts each change in the stream once; the checkpoint lives in MongoDB', async () => {
     const database = `cf_${randomUUID().slice(0, 8)}`;
     const mongodbUrl = mongo.url().replace('/?', `/${database}?`);
-    const env = { DATA_DIR: scratchDir(), PORT: '0', HOST: '127.0.0.1', EVENTSTORE_URL: esdb.url, MONGODB_URL: mongodbUrl, NATS_URL: nats.url };
+    const env = {
+      DATA_DIR: scratchDir(),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RATE_LIMITS: 'off',
+      EVENTSTORE_URL: esdb.url,
+      MONGODB_URL: mongodbUrl,
+      NATS_URL: nats.url,
+    };
     const start = async () => {
       const service = await startService({ config: loadConfig(env), logger: silentLogger, env });
       services.push(service);

@@ -174,7 +174,10 @@ describe('Announcements through JetStream (a nats-server of the test)', function
     const plain = await OwnNatsServer.start({ jetstream: false });
     const log = capturedLogger('info');
     const dir = scratchDir();
-    const service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', NATS_URL: plain.url }), logger: log.logger });
+    const service = await startService({
+      config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', NATS_URL: plain.url }),
+      logger: log.logger,
+    });
     const core = await coreListener(plain.url);
     try {
       const owner = await newOwner(dir);

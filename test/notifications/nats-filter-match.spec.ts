@@ -104,7 +104,7 @@ describe('filter matching over NATS from another API process', function () {
     const dataDir = scratchDir();
     // The writer answers HTTP and projects; it has no NATS, so every match request goes to the other process.
     writer = await TestServer.start({ DATA_DIR: dataDir });
-    responder = NodeProcess.start('src/main.ts', { DATA_DIR: dataDir, NATS_URL: natsUrl, NATS_MATCH_SUBJECT: subject, PROJECTOR: 'off' });
+    responder = NodeProcess.start('src/main.ts', { DATA_DIR: dataDir, RATE_LIMITS: 'off', NATS_URL: natsUrl, NATS_MATCH_SUBJECT: subject, PROJECTOR: 'off' });
     await responder.url();
     client = await connect({ servers: natsUrl });
   });

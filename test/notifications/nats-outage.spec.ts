@@ -37,7 +37,7 @@ describe('NATS outages: announcements wait in the log', function () {
   });
 
   const start = async (dir: string, logger = capturedLogger('info').logger) => {
-    const service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', NATS_URL: nats.url }), logger });
+    const service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off', NATS_URL: nats.url }), logger });
     services.push(service);
     return service;
   };

@@ -30,6 +30,7 @@ describe('docs/examples/nats-server.conf: who may ask NATS', function () {
       DATA_DIR: scratchDir(),
       PORT: '0',
       HOST: '127.0.0.1',
+      RATE_LIMITS: 'off',
       NATS_URL: nats.url('nats', `content-filters:${PASSWORDS.CONTENT_FILTERS_NATS_PASSWORD}`),
     });
     service = await startService({ config, logger: silentLogger });

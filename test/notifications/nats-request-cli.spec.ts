@@ -22,7 +22,7 @@ describe('content-filters nats-request (the docs’ way to ask filters.match.<ac
     }
     nats = await ConfiguredNatsServer.start('authorization { token: "cli-request-token" }\n');
     env = { NATS_URL: nats.url(), NATS_TOKEN: 'cli-request-token', DATA_DIR: scratchDir() };
-    service = await startService({ config: loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1' }), logger: silentLogger });
+    service = await startService({ config: loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: silentLogger });
     const account = await service.stores.accounts.createAccount(`natscli${process.pid}`);
     accountId = account.id;
     const token = await service.stores.accounts.createToken(account.id, ['write:filters']);

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';

@@ -15,7 +15,7 @@ describe('content-filters backup <dir>, and restoring it', function () {
     await Promise.all(processes.map((child) => child.kill('SIGTERM')));
   });
   const start = (dir: string) => {
-    const child = NodeProcess.start('src/main.ts', { DATA_DIR: dir });
+    const child = NodeProcess.start('src/main.ts', { DATA_DIR: dir, RATE_LIMITS: 'off' });
     processes.push(child);
     return child;
   };

@@ -87,7 +87,7 @@ describe('A separate projector that lags and is killed never leaves part of a re
     const backlogEnd = await writeBacklog(dir, owners);
     const reads = SqliteReadStore.inDataDir(dir);
     try {
-      const apiProcess = NodeProcess.start('src/main.ts', { DATA_DIR: dir, PROJECTOR: 'off' });
+      const apiProcess = NodeProcess.start('src/main.ts', { DATA_DIR: dir, PROJECTOR: 'off', RATE_LIMITS: 'off' });
       processes.push(apiProcess);
       const url = await apiProcess.url();
       const apis = owners.map((owner) => filtersApi(url, owner.token));

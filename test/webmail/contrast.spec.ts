@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumOrSkip } from '../support/browser.ts';
