@@ -15,6 +15,8 @@ const APP_REVOKE = { runBy: 'test/oauth/app-cli.spec.ts', where: "'app', 'revoke
 const UNLOCK = { runBy: 'test/accounts/account-cli.spec.ts', where: "'account', 'unlock'" };
 const TOKEN_LIST = { runBy: 'test/cli/operator-cli.spec.ts', where: "'token', 'list'" };
 const OAUTH = { runBy: 'test/oauth/apps-and-tokens.spec.ts', where: '/oauth/token' };
+const AUDIT_STEPS = { runBy: 'test/cli/auditing-doc-steps.spec.ts', where: 'every command shown, run as written' };
+const ACCOUNT_STORY = { runBy: 'test/cli/account-story-docs.spec.ts', where: "fenced('sh')" };
 const NO_DOCKER = { needs: 'a container runtime (docker), absent on the test machines; CI job `image` builds and runs the image' };
 
 export const DOCS_COMMAND_COVERAGE: Readonly<Record<string, Coverage>> = {
@@ -34,13 +36,21 @@ export const DOCS_COMMAND_COVERAGE: Readonly<Record<string, Coverage>> = {
   'curl -s -H "$AUTH" http://localhost:3000/api/v1/filters': { runBy: README, where: 'record.phrase' },
   'curl -s -H "$AUTH" -X DELETE http://localhost:3000/api/v2/filters/$FILTER': { runBy: README, where: 'deepEqual(deleted, {})' },
 
-  // docs/auditing.md
-  'npm run --silent cli -- events': { runBy: 'test/cli/audit-commands.spec.ts', where: "cli('events'" },
-  'npm run --silent cli -- events --account <id> --since 2026-11-01T00:00:00Z': { runBy: 'test/cli/audit-commands.spec.ts', where: "'--account'" },
-  'npm run --silent cli -- events --filter <id> --since <position>': { runBy: 'test/cli/audit-commands.spec.ts', where: "'--filter'" },
-  'npm run --silent cli -- filters --account <id> --as-of <position|ISO time>': { runBy: 'test/cli/audit-commands.spec.ts', where: "'--as-of'" },
-  'npm run --silent cli -- projections rebuild': { runBy: 'test/cli/projections-rebuild.spec.ts', where: "'rebuild'" },
-  'npm run --silent cli -- projections parked': { runBy: 'test/cli/data-dir-cli.spec.ts', where: "['projections', 'parked']" },
+  // docs/auditing.md: its first block is run line by line as written, and so is "An account's story"
+  'npm run --silent cli -- events': AUDIT_STEPS,
+  'npm run --silent cli -- events --account <id> --since 2026-11-01T00:00:00Z --until <position|time>': AUDIT_STEPS,
+  'npm run --silent cli -- events --filter <id> --since <position>': AUDIT_STEPS,
+  'npm run --silent cli -- events --type FilterCreated,FilterDeleted --format json': AUDIT_STEPS,
+  'npm run --silent cli -- filters --account <id> --as-of <position|time>': AUDIT_STEPS,
+  'npm run --silent cli -- filters --account <id> --as-of 2026-11-26': AUDIT_STEPS,
+  'npm run --silent cli -- export --account <username-or-id> --output <file>': AUDIT_STEPS,
+  'npm run --silent cli -- export --all --output <file>': AUDIT_STEPS,
+  'npm run --silent cli -- verify --read-models': AUDIT_STEPS,
+  'npm run --silent cli -- projections rebuild': AUDIT_STEPS,
+  'npm run --silent cli -- projections parked': AUDIT_STEPS,
+  'npm run --silent cli -- token create alice': ACCOUNT_STORY,
+  'npm run --silent cli -- token revoke <token id>': ACCOUNT_STORY,
+  'npm run --silent cli -- events --account alice': ACCOUNT_STORY,
 
   // docs/development.md
   'npm test': { runBy: '.ci/run', where: 'npm test 2>&1' },
