@@ -15,6 +15,7 @@ import { VERSION } from '../shared/version.ts';
 import { accountCommands } from './account-commands.ts';
 import { auditCommands } from './audit-commands.ts';
 import { backupCommand } from './backup-command.ts';
+import { verifyCommand } from './verify-command.ts';
 import { natsRequestCommand } from './nats-request-command.ts';
 import { CliError } from './cli-error.ts';
 import { CLI_SETTINGS_HELP } from './cli-settings.ts';
@@ -41,6 +42,7 @@ export function buildCli(): Command {
   for (const command of auditCommands(config)) program.addCommand(command);
   program.addCommand(projectionCommands(config));
   program.addCommand(backupCommand(config));
+  program.addCommand(verifyCommand(config));
   program.addCommand(natsRequestCommand(config));
   return program;
 }
@@ -73,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
     // By name too: an adapter loaded on demand may throw from another instance of the error's module.
     if (EXPECTED.some((type) => error instanceof type || (error instanceof Error && error.name === type.name))) {
       process.stderr.write(`error: ${redact((error as Error).message)}\n`);
-      return 1;
+      return error instanceof CliError ? error.exitCode : 1;
     }
     // Unexpected: its stack is for a developer, but never with a credential in it.
     process.stderr.write(`${redact(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);

@@ -14,6 +14,8 @@ import { hash } from 'node:crypto';
 export const GENESIS = '0'.repeat(64);
 
 const field = (text: string): string => `${Buffer.byteLength(text)}:${text}`;
+/** For text that is ASCII by construction (digits, hex digits): its length is its byte length. */
+const ascii = (text: string): string => `${text.length}:${text}`;
 
 export interface HashedContent {
   readonly stream: string;
@@ -27,13 +29,16 @@ export interface HashedContent {
 /** The link of an event in its stream's chain. */
 export function eventHash(content: HashedContent, previous: string): string {
   const { stream, revision, type, data, metadata } = content;
-  const text = `cf-event-v1\n${field(stream)}${field(String(revision))}${field(type)}${field(data)}${field(metadata)}${field(previous)}`;
+  const text = `cf-event-v1\n${field(stream)}${ascii(String(revision))}${field(type)}${field(data)}${field(metadata)}${field(previous)}`;
   return hash('sha256', text, 'hex');
 }
 
+/** What an event stored before the chains (EventStoreDB) counts with: its content, linked to nothing. */
+export const legacyHash = (content: HashedContent): string => eventHash(content, '');
+
 /** The link of an event in the log's chain, in commit (position) order. */
 export function chainHash(previous: string, position: bigint | number, event: string): string {
-  return hash('sha256', `cf-chain-v1\n${field(previous)}${field(String(position))}${field(event)}`, 'hex');
+  return hash('sha256', `cf-chain-v1\n${field(previous)}${ascii(String(position))}${field(event)}`, 'hex');
 }
 
 /** A point of the log's chain as the CLI prints it and `verify --expect` takes it: `<position>:<hash>`. */
@@ -46,6 +51,6 @@ export const formatHead = (head: ChainHead): string => `${head.position}:${head.
 
 /** Null when the text is not `<position>:<64 hex digits>`. */
 export function parseHead(text: string): ChainHead | null {
-  const match = /^(\d{1,20}):([0-9a-f]{64})$/.exec(text.trim().toLowerCase());
+  const match = /^(\d{1,40}):([0-9a-f]{64})$/.exec(text.trim().toLowerCase());
   return match ? { position: BigInt(match[1]!), hash: match[2]! } : null;
 }

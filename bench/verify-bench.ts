@@ -1,0 +1,87 @@
+/**
+ * `verify` on a large log against a raw scan of the same file, side by side in the same run:
+ *   node --import tsx bench/verify-bench.ts [events=1000000] [rounds=3]
+ * Ours: verifyChains over events.sqlite (every event's content hashed, both chains checked). Baseline: the
+ * same pages of the same columns read with nothing done but touching each value (what any walk of the log
+ * costs). Goal: verify at no less than half the speed of the scan, ratio (time ours / time baseline) <= 2.
+ * Then the chain migration of the same file, as a log written before the chains is upgraded on first open.
+ */
+import { copyFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { verifyChains } from '../src/events/chain-verify.ts';
+import { SqliteChainSource } from '../src/events/sqlite-chain-source.ts';
+import { openSqlite } from '../src/shared/sqlite.ts';
+import { eventsSchema } from '../src/events/sqlite-events-schema.ts';
+import { benchDir, logFixture } from './log-fixture.ts';
+import { count, loadAverage, median, printRow } from './bench-rows.ts';
+
+const events = Number(process.argv[2] ?? 1_000_000);
+const rounds = Number(process.argv[3] ?? 3);
+
+function rawScan(path: string): number {
+  const db = new Database(path, { readonly: true });
+  const page = db.prepare('SELECT position, stream, revision, type, data, metadata, event_hash, chain_hash FROM events WHERE position > ? ORDER BY position LIMIT 4096').raw(true);
+  let after = 0;
+  let bytes = 0;
+  let n = 0;
+  for (;;) {
+    const rows = page.all(after) as [number, string, number, string, string, string, string, string][];
+    for (const [, stream, , type, data, metadata, eventHash, chainHash] of rows) {
+      bytes += stream.length + type.length + data.length + metadata.length + eventHash.length + chainHash.length;
+      n += 1;
+    }
+    if (rows.length < 4096) break;
+    after = rows.at(-1)![0];
+  }
+  db.close();
+  if (bytes === 0 && n > 0) throw new Error('nothing read');
+  return n;
+}
+
+async function seconds(work: () => unknown): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+process.stderr.write(`load average ${loadAverage()}\n`);
+const fixture = await logFixture(events);
+const path = join(fixture.dir, 'events.sqlite');
+// Opened once so the fixture is at this build's schema (a cached fixture from before the chains is hashed here).
+openSqlite(path, eventsSchema).close();
+const ours: number[] = [];
+const baseline: number[] = [];
+let verified = 0;
+for (let round = 0; round < rounds; round += 1) {
+  baseline.push(await seconds(() => rawScan(path)));
+  ours.push(
+    await seconds(async () => {
+      const source = new SqliteChainSource(path);
+      const outcome = await verifyChains(source);
+      source.close();
+      if (!outcome.ok) throw new Error(`verify failed: ${outcome.reason}`);
+      verified = outcome.events;
+    }),
+  );
+}
+const [o, b] = [median(ours), median(baseline)];
+printRow(
+  `verify, ${count(verified)} events (in process)`,
+  `${o.toFixed(2)} s (${count(verified / o)} events/s)`,
+  `${b.toFixed(2)} s (${count(verified / b)} events/s, raw scan of the same pages)`,
+  o / b,
+  'at most 2: at least half the speed of a raw scan',
+);
+
+// The migration: the same file as the schema before the chains had it, then opened by this build.
+const old = join(benchDir(), 'events.sqlite');
+copyFileSync(path, old);
+const db = new Database(old);
+db.exec('DROP TRIGGER events_need_chain; ALTER TABLE events DROP COLUMN event_hash; ALTER TABLE events DROP COLUMN chain_hash; PRAGMA user_version = 2; VACUUM;');
+db.close();
+const migration = await seconds(() => openSqlite(old, eventsSchema).close());
+const scan = await seconds(() => rawScan(path));
+printRow(`chain migration of ${count(verified)} events (first open)`, `${migration.toFixed(1)} s`, `${scan.toFixed(2)} s (raw scan)`, migration / scan, 'done once, at upgrade');
+rmSync(fixture.dir, { recursive: true, force: true });
+rmSync(old, { force: true });
