@@ -11,6 +11,8 @@ export interface ChainedEvent {
   readonly metadata: string;
   /** Null for an event stored before the chains (EventStoreDB only: SQLite's migration hashed them all). */
   readonly eventHash: string | null;
+  /** The stream's previous hash as stored with the event (SQLite); null where it is not (EventStoreDB). */
+  readonly previousHash: string | null;
   /** The log chain's link stored with the event; null on a store that seals the log instead (EventStoreDB). */
   readonly chainHash: string | null;
 }
@@ -66,8 +68,7 @@ export async function verifyChains(source: ChainSource, expect: ChainHead | null
   try {
     for await (const page of source.pages()) {
       for (const event of page) {
-        // Most events need no look-up (their stream's previous event was met lately): checked without awaiting.
-        const known = event.revision === 0n ? GENESIS : heads.get(event.stream)?.revision === event.revision - 1n ? heads.get(event.stream)!.hash : null;
+        const known = knownPrevious(event, heads, source);
         heads.set(event.stream, { revision: event.revision, hash: check(event, known ?? (await previousHash(event, source)), source, walk) });
         walk.events += 1;
       }
@@ -120,6 +121,23 @@ function passAnchors(walk: Walk, position: bigint): void {
         : 'order changed, event missing or content changed before it: the log chain here differs from the seal written then',
     );
   }
+}
+
+/**
+ * The hash the event's stream had before it, when known without a look-up: revision 0, or a stream the
+ * walk met lately. On SQLite a stream the walk no longer holds is taken at the previous hash stored with
+ * the event: that column is part of the event hash, which the log chain checked here covers, so a
+ * changed one breaks the log chain (docs/auditing.md). Null: ask the store.
+ */
+function knownPrevious(event: ChainedEvent, heads: StreamHeads, source: ChainSource): string | null {
+  const stored = event.previousHash;
+  const met = heads.get(event.stream);
+  const previous = event.revision === 0n ? GENESIS : met?.revision === event.revision - 1n ? met.hash : null;
+  if (previous !== null && stored !== null && stored !== previous) {
+    throw new Broken(event.position, `order changed or event missing: stream ${event.stream} revision ${event.revision} links to another hash than its stream's previous event`);
+  }
+  if (previous !== null) return previous;
+  return met === undefined && source.logChain ? stored : null;
 }
 
 /** The stored hash of the event's predecessor in its stream, which the walk no longer holds. */

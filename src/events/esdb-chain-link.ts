@@ -37,6 +37,7 @@ export function chainedFromEsdb(event: EsdbRecorded, position = event.position ?
     type: event.type,
     data: text(event.data),
     metadata: text(rest),
+    previousHash: null,
     eventHash: hash,
     chainHash: null,
   };

@@ -77,7 +77,7 @@ export class SqliteAppender {
     // AUTOINCREMENT's counter, not the last row: a position is never given twice, even after rows were removed.
     const lastPosition = sql<[], { seq: number | bigint }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
     const insert = sql(
-      'INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, event_hash, chain_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, prev_hash, event_hash, chain_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     // Event ids are UUIDv7, ordered by time: their unique index then grows at one end, where random ids put
     // every append of a group on a page of its own, written to the log and checkpointed again.
@@ -95,9 +95,10 @@ export class SqliteAppender {
       for (const event of events) {
         revision += 1n;
         position += 1n;
-        previous = eventHash({ stream: streamName, revision, type: event.type, data: event.data, metadata: event.metadata }, previous);
-        chain = chainHash(chain, position, previous);
-        insert.run(position, event.id ?? uuidv7(), streamName, revision, event.type, event.data, event.metadata, recordedAt, previous, chain);
+        const hashed = eventHash({ stream: streamName, revision, type: event.type, data: event.data, metadata: event.metadata }, previous);
+        chain = chainHash(chain, position, hashed);
+        insert.run(position, event.id ?? uuidv7(), streamName, revision, event.type, event.data, event.metadata, recordedAt, previous, hashed, chain);
+        previous = hashed;
       }
       return { ok: true, nextRevision: revision, position };
     });

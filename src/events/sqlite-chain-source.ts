@@ -6,15 +6,16 @@ import { eventsSchema } from './sqlite-events-schema.ts';
 /** Rows per read: big enough that a read costs little per row, small enough that memory stays flat. */
 const PAGE = 4096;
 
-type Row = [number | bigint, string, number | bigint, string, string, string, string | null, string | null];
+type Row = [number | bigint, string, number | bigint, string, string, string, string | null, string | null, string | null];
 
-const toChained = ([position, stream, revision, type, data, metadata, eventHash, chainHash]: Row): ChainedEvent => ({
+const toChained = ([position, stream, revision, type, data, metadata, previousHash, eventHash, chainHash]: Row): ChainedEvent => ({
   position: BigInt(position),
   stream,
   revision: BigInt(revision),
   type,
   data,
   metadata,
+  previousHash,
   eventHash,
   chainHash,
 });
@@ -35,7 +36,7 @@ export class SqliteChainSource implements ChainSource {
 
   async *pages(): AsyncIterable<readonly ChainedEvent[]> {
     const page = this.sql<[bigint, number], Row>(
-      'SELECT position, stream, revision, type, data, metadata, event_hash, chain_hash FROM events WHERE position > ? ORDER BY position LIMIT ?',
+      'SELECT position, stream, revision, type, data, metadata, prev_hash, event_hash, chain_hash FROM events WHERE position > ? ORDER BY position LIMIT ?',
     ).raw(true);
     let after = 0n;
     for (;;) {

@@ -8,28 +8,29 @@ const BATCH = 10_000;
 type Row = [number | bigint, string, number | bigint, string, string, string];
 
 /**
- * Schema step of `events.sqlite`: the tamper-evidence chains (event-chain.ts) as two columns written with
- * each event, and the events already stored hashed in position order, batch by batch, in the migration's
+ * Schema step of `events.sqlite`: the tamper-evidence chains (event-chain.ts) as columns written with each
+ * event (the stream's previous hash too, so each row can be checked on its own), and the events already stored hashed in position order, batch by batch, in the migration's
  * one transaction (so a crash leaves the file unhashed and at the old version, to be done again). The
  * trigger refuses a row without its hashes: a process of an older build still running on the file during
  * a rolling deploy fails its append instead of leaving a hole in the chain.
  */
 export const chainStep: SqliteStep = {
   version: 3,
-  description: 'event_hash and chain_hash: the tamper-evidence chains per stream and over the log, filled for the events already stored',
+  description: 'prev_hash, event_hash and chain_hash: the tamper-evidence chains per stream and over the log, filled for the events already stored',
   up: (db) => {
     db.exec(`
+      ALTER TABLE events ADD COLUMN prev_hash TEXT;
       ALTER TABLE events ADD COLUMN event_hash TEXT;
       ALTER TABLE events ADD COLUMN chain_hash TEXT;
       CREATE TRIGGER IF NOT EXISTS events_need_chain BEFORE INSERT ON events
-      WHEN NEW.event_hash IS NULL OR NEW.chain_hash IS NULL
+      WHEN NEW.prev_hash IS NULL OR NEW.event_hash IS NULL OR NEW.chain_hash IS NULL
       BEGIN
         SELECT RAISE(ABORT, 'events.sqlite keeps hash chains: this build is older than the file (append refused)');
       END;
     `);
     const page = db.prepare<[bigint, number]>('SELECT position, stream, revision, type, data, metadata FROM events WHERE position > ? ORDER BY position LIMIT ?').raw(true);
     const previousOf = db.prepare<[string, bigint], { event_hash: string | null }>('SELECT event_hash FROM events WHERE stream = ? AND revision = ?');
-    const store = db.prepare<[string, string, bigint]>('UPDATE events SET event_hash = ?, chain_hash = ? WHERE position = ?');
+    const store = db.prepare<[string, string, string, bigint]>('UPDATE events SET prev_hash = ?, event_hash = ?, chain_hash = ? WHERE position = ?');
     const heads = new StreamHeads();
     let after = 0n;
     let chain = GENESIS;
@@ -41,7 +42,7 @@ export const chainStep: SqliteStep = {
         const previous = rev === 0n ? GENESIS : known?.revision === rev - 1n ? known.hash : (previousOf.get(stream, rev - 1n)?.event_hash ?? GENESIS);
         const hashed = eventHash({ stream, revision: rev, type, data, metadata }, previous);
         chain = chainHash(chain, position, hashed);
-        store.run(hashed, chain, BigInt(position));
+        store.run(previous, hashed, chain, BigInt(position));
         heads.set(stream, { revision: rev, hash: hashed });
         after = BigInt(position);
       }

@@ -49,8 +49,8 @@ export function swapEvents(dir: string, a: bigint, b: bigint): void {
     const row = db.prepare('SELECT * FROM events WHERE position = ?');
     const [first, second] = [row.get(a), row.get(b)] as Record<string, unknown>[];
     const put = db.prepare(
-      'INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, event_hash, chain_hash) ' +
-        'VALUES (@position, @event_id, @stream, @revision, @type, @data, @metadata, @recorded_at, @event_hash, @chain_hash)',
+      'INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, prev_hash, event_hash, chain_hash) ' +
+        'VALUES (@position, @event_id, @stream, @revision, @type, @data, @metadata, @recorded_at, @prev_hash, @event_hash, @chain_hash)',
     );
     db.transaction(() => {
       db.prepare('DELETE FROM events WHERE position IN (?, ?)').run(a, b);
@@ -77,12 +77,13 @@ export function rewriteHistory(dir: string, position: bigint): void {
     }[];
     const streams = new Map<string, string>();
     let chain = GENESIS;
-    const store = db.prepare('UPDATE events SET event_hash = ?, chain_hash = ? WHERE position = ?');
+    const store = db.prepare('UPDATE events SET prev_hash = ?, event_hash = ?, chain_hash = ? WHERE position = ?');
     for (const row of rows) {
-      const hashed = eventHash(row, streams.get(row.stream) ?? GENESIS);
+      const previous = streams.get(row.stream) ?? GENESIS;
+      const hashed = eventHash(row, previous);
       chain = chainHash(chain, row.position, hashed);
       streams.set(row.stream, hashed);
-      store.run(hashed, chain, row.position);
+      store.run(previous, hashed, chain, row.position);
     }
   });
 }
