@@ -64,7 +64,9 @@ export async function verifyChains(source: ChainSource, expect: ChainHead | null
   if (expect) anchors.push({ head: expect, kind: 'expect' });
   anchors.sort((a, b) => (a.head.position < b.head.position ? -1 : a.head.position > b.head.position ? 1 : 0));
   const walk: Walk = { events: 0, chain: GENESIS, last: null, anchors, legacyThrough: seals[0]?.position ?? null };
-  const heads = new StreamHeads();
+  // With the previous hash stored on every event (SQLite), the walk needs to remember only the streams
+  // of the last few thousand events, to check their links on the way; a small Map stays fast.
+  const heads = new StreamHeads(source.logChain ? 4096 : 100_000);
   try {
     for await (const page of source.pages()) {
       for (const event of page) {
