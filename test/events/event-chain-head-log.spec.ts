@@ -18,11 +18,11 @@ describe('The chain head in the service log', function () {
     await store.appendToStream(filterStream(randomUUID()), [{ type: 'FilterCreated', data: { n: 1 }, metadata: {} }], 'no_stream');
     await store.appendToStream(filterStream(randomUUID()), [{ type: 'FilterCreated', data: { n: 2 }, metadata: {} }], 'no_stream');
     await store.close();
-    const { logger, waitFor } = capturedLogger('info');
-    const service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger });
+    const captured = capturedLogger('info');
+    const service = await startService({ config: loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'off' }), logger: captured.logger });
     let logged: unknown;
     try {
-      logged = (await waitFor((line) => line.event === 'chain_head')).head;
+      logged = (await captured.waitFor((line) => line.event === 'chain_head')).head;
     } finally {
       await service.close();
     }
@@ -33,11 +33,11 @@ describe('The chain head in the service log', function () {
   });
 
   it('is logged again at every interval', async () => {
-    const { logger, lines, waitFor } = capturedLogger('info');
+    const captured = capturedLogger('info');
     const head = { position: 7n, hash: 'a'.repeat(64) };
-    const stop = logChainHeads(async () => head, logger, 1);
-    await waitFor(() => lines.filter((line) => line.event === 'chain_head').length >= 3);
+    const stop = logChainHeads(async () => head, captured.logger, 1);
+    await captured.waitFor(() => captured.lines.filter((line) => line.event === 'chain_head').length >= 3);
     stop();
-    assert.ok(lines.filter((line) => line.event === 'chain_head').every((line) => line.head === `7:${'a'.repeat(64)}`));
+    assert.ok(captured.lines.filter((line) => line.event === 'chain_head').every((line) => line.head === `7:${'a'.repeat(64)}`));
   });
 });
