@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Config } from '../config.ts';
-import type { ChainSource } from '../events/chain-verify.ts';
-import { verifyChains } from '../events/chain-verify.ts';
+import { verifyChains, type VerifyOutcome } from '../events/chain-verify.ts';
 import { formatHead, parseHead, type ChainHead } from '../events/event-chain.ts';
-import { SqliteChainSource } from '../events/sqlite-chain-source.ts';
+import { verifySqliteLog } from '../events/sqlite-verify.ts';
 import { CliError } from './cli-error.ts';
 import { requireEventLog } from './existing-stores.ts';
 import { writeLine } from './stdout-lines.ts';
@@ -18,18 +17,20 @@ function headArgument(text: string): ChainHead {
   return head;
 }
 
-async function openChainSource(config: Config): Promise<{ source: ChainSource; close: () => Promise<void> }> {
-  if (config.eventStoreUrl) {
-    const { EsdbChainSource } = await import('../events/esdb-chain-source.ts');
-    const source = EsdbChainSource.connect(config.eventStoreUrl);
-    return { source, close: () => source.close() };
+/** Every chain of the configured event store checked; says whether it seals the log apart (EventStoreDB). */
+async function verifyLog(config: Config, expect: ChainHead | null): Promise<{ outcome: VerifyOutcome; sealed: boolean }> {
+  if (!config.eventStoreUrl) return { outcome: await verifySqliteLog(join(config.dataDir, 'events.sqlite'), expect), sealed: false };
+  const { EsdbChainSource } = await import('../events/esdb-chain-source.ts');
+  const source = EsdbChainSource.connect(config.eventStoreUrl);
+  try {
+    return { outcome: await verifyChains(source, expect), sealed: true };
+  } finally {
+    await source.close();
   }
-  const source = new SqliteChainSource(join(config.dataDir, 'events.sqlite'));
-  return { source, close: async () => source.close() };
 }
 
 /**
- * `verify`: every hash chain of the event log checked in one streaming pass (docs/auditing.md). On
+ * `verify`: every hash chain of the event log checked in one streaming pass (split over threads on SQLite) (docs/auditing.md). On
  * success stdout says how many events and the log chain's head; a break ends with exit code 2 and one
  * line naming the first position that fails and why.
  */
@@ -39,19 +40,14 @@ export function verifyCommand(config: Config): Command {
     .option('--expect <position:hash>', 'a head recorded earlier: the log must still pass through it', headArgument)
     .action(async (options: { expect?: ChainHead }) => {
       requireEventLog(config);
-      const { source, close } = await openChainSource(config);
-      try {
-        const outcome = await verifyChains(source, options.expect ?? null);
-        if (!outcome.ok) {
-          const where = outcome.position === null ? '' : ` at position ${outcome.position}`;
-          throw new CliError(`verify failed${where}: ${outcome.reason}`, CHAIN_BROKEN_EXIT);
-        }
-        const head = outcome.head ? formatHead(outcome.head) : 'none';
-        const expected = options.expect ? `; passes through ${formatHead(options.expect)}` : '';
-        const sealed = source.logChain ? '' : `; sealed through ${outcome.sealedThrough ?? 'nothing yet'}`;
-        await writeLine(`verified ${outcome.events} events; head ${head}${expected}${sealed}`);
-      } finally {
-        await close();
+      const { outcome, sealed } = await verifyLog(config, options.expect ?? null);
+      if (!outcome.ok) {
+        const where = outcome.position === null ? '' : ` at position ${outcome.position}`;
+        throw new CliError(`verify failed${where}: ${outcome.reason}`, CHAIN_BROKEN_EXIT);
       }
+      const head = outcome.head ? formatHead(outcome.head) : 'none';
+      const expected = options.expect ? `; passes through ${formatHead(options.expect)}` : '';
+      const seals = sealed ? `; sealed through ${outcome.sealedThrough ?? 'nothing yet'}` : '';
+      await writeLine(`verified ${outcome.events} events; head ${head}${expected}${seals}`);
     });
 }

@@ -58,12 +58,13 @@ interface Walk {
  * every seal (EventStoreDB), and with `expect`, a head printed earlier: the log must pass through it,
  * however far it has grown since.
  */
-export async function verifyChains(source: ChainSource, expect: ChainHead | null = null): Promise<VerifyOutcome> {
+export async function verifyChains(source: ChainSource, expect: ChainHead | null = null, start: ChainHead | null = null): Promise<VerifyOutcome> {
   const seals = await source.seals();
   const anchors: Walk['anchors'] = seals.map((head) => ({ head, kind: 'seal' }));
   if (expect) anchors.push({ head: expect, kind: 'expect' });
   anchors.sort((a, b) => (a.head.position < b.head.position ? -1 : a.head.position > b.head.position ? 1 : 0));
-  const walk: Walk = { events: 0, chain: GENESIS, last: null, anchors, legacyThrough: seals[0]?.position ?? null };
+  // `start`: a walk over the log after that event (one thread of a split walk), from its stored link.
+  const walk: Walk = { events: 0, chain: start?.hash ?? GENESIS, last: start?.position ?? null, anchors, legacyThrough: seals[0]?.position ?? null };
   // With the previous hash stored on every event (SQLite), the walk needs to remember only the streams
   // of the last few thousand events, to check their links on the way; a small Map stays fast.
   const heads = new StreamHeads(source.logChain ? 4096 : 100_000);

@@ -29,7 +29,11 @@ export class SqliteChainSource implements ChainSource {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(path: string) {
+  /** `range`: only the events after `after` and up to `through` (null: to the end), for one thread of a split walk. */
+  constructor(
+    path: string,
+    private readonly range: { readonly after: bigint; readonly through: bigint | null } = { after: 0n, through: null },
+  ) {
     this.db = openSqlite(path, eventsSchema);
     this.sql = statementCache(this.db);
   }
@@ -38,14 +42,14 @@ export class SqliteChainSource implements ChainSource {
     const page = this.sql<[bigint, number], Row>(
       'SELECT position, stream, revision, type, data, metadata, prev_hash, event_hash, chain_hash FROM events WHERE position > ? ORDER BY position LIMIT ?',
     ).raw(true);
-    let after = 0n;
+    const { through } = this.range;
+    let after = this.range.after;
     for (;;) {
       const rows = page.all(after, PAGE);
-      if (rows.length === 0) return;
-      const events = rows.map(toChained);
-      yield events;
+      const events = (through === null ? rows : rows.filter((row) => BigInt(row[0]) <= through)).map(toChained);
+      if (events.length > 0) yield events;
+      if (rows.length < PAGE || events.length < rows.length) return;
       after = events.at(-1)!.position;
-      if (rows.length < PAGE) return;
     }
   }
 
@@ -60,6 +64,19 @@ export class SqliteChainSource implements ChainSource {
   /** The log chain is stored with every event: nothing is sealed apart. */
   async seals(): Promise<readonly ChainHead[]> {
     return [];
+  }
+
+  /** The stored chain hash of the event at `position`; null when there is none. */
+  linkAt(position: bigint): string | null {
+    return this.sql<[bigint], { chain_hash: string | null }>('SELECT chain_hash FROM events WHERE position = ?').get(position)?.chain_hash ?? null;
+  }
+
+  /** Positions that cut the log into `parts` stretches of about equal counts of events (an index walk). */
+  splitPoints(parts: number): { readonly events: number; readonly points: readonly bigint[] } {
+    const events = Number(this.sql<[], { n: number }>('SELECT count(*) AS n FROM events').get()!.n);
+    const nth = this.sql<[number], { position: number | bigint }>('SELECT position FROM events ORDER BY position LIMIT 1 OFFSET ?');
+    const points = Array.from({ length: parts - 1 }, (_, i) => nth.get(Math.max(0, Math.floor(((i + 1) * events) / parts) - 1))?.position);
+    return { events, points: points.filter((p) => p !== undefined).map((p) => BigInt(p)) };
   }
 
   /** The log chain's last link, from its column: constant time, whatever the log's length. */

@@ -4,30 +4,10 @@ import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { runCli, type CliResult } from '../support/run-cli.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
-import { changeOneByte, copyOfLog, deleteEvent, rewriteHistory, swapEvents, truncateTail } from '../support/sqlite-log-tamper.ts';
+import { changeOneByte, copyOfLog, deleteEvent, rewriteHistory, swapEvents, truncateTail, writeLog } from '../support/sqlite-log-tamper.ts';
 
 const verify = (dir: string, ...args: string[]): Promise<CliResult> => runCli(['verify', ...args], { DATA_DIR: dir });
 const HEAD = /^verified (\d+) events; head (\d+:[0-9a-f]{64})/;
-
-/** Ten events of three filters, interleaved: positions 1..10, each stream's revisions spread over the log. */
-async function writeLog(dir: string): Promise<void> {
-  const store = SqliteEventStore.inDataDir(dir);
-  const streams = [randomUUID(), randomUUID(), randomUUID()].map(filterStream);
-  const revisions = new Map<string, bigint>();
-  try {
-    for (const index of [0, 1, 0, 2, 1, 0, 2, 1, 0, 2]) {
-      const stream = streams[index]!;
-      const revision = revisions.get(stream);
-      const metadata = { accountId: `account-${index}`, requestId: randomUUID(), commitIndex: 0, commitSize: 1 };
-      const data = { filterId: stream.slice(7), title: `title of ${stream}`, keywords: ['one', 'two'] };
-      const type = revision === undefined ? 'FilterCreated' : 'FilterUpdated';
-      const result = await store.appendToStream(stream, [{ type, data, metadata }], revision ?? 'no_stream');
-      revisions.set(stream, result.nextRevision);
-    }
-  } finally {
-    await store.close();
-  }
-}
 
 function failure(result: CliResult): string {
   assert.equal(result.code, 2, `exit code 2, got ${result.code}: ${result.stderr}`);

@@ -1,7 +1,10 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { chainHash, eventHash, GENESIS } from '../../src/events/event-chain.ts';
+import { filterStream } from '../../src/events/filter-events.ts';
+import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { scratchDir } from './scratch-dir.ts';
 
 /** Changes to a copy of an `events.sqlite`, as someone with the file (not the service) could make them. */
@@ -87,3 +90,24 @@ export function rewriteHistory(dir: string, position: bigint): void {
     }
   });
 }
+
+/** Ten events of three filters, interleaved: positions 1..10, each stream's revisions spread over the log. */
+export async function writeLog(dir: string): Promise<void> {
+  const store = SqliteEventStore.inDataDir(dir);
+  const streams = [randomUUID(), randomUUID(), randomUUID()].map(filterStream);
+  const revisions = new Map<string, bigint>();
+  try {
+    for (const index of [0, 1, 0, 2, 1, 0, 2, 1, 0, 2]) {
+      const stream = streams[index]!;
+      const revision = revisions.get(stream);
+      const metadata = { accountId: `account-${index}`, requestId: randomUUID(), commitIndex: 0, commitSize: 1 };
+      const data = { filterId: stream.slice(7), title: `title of ${stream}`, keywords: ['one', 'two'] };
+      const type = revision === undefined ? 'FilterCreated' : 'FilterUpdated';
+      const result = await store.appendToStream(stream, [{ type, data, metadata }], revision ?? 'no_stream');
+      revisions.set(stream, result.nextRevision);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
