@@ -23,7 +23,11 @@ const rounds = Number(process.argv[3] ?? 3);
 
 function rawScan(path: string): number {
   const db = new Database(path, { readonly: true });
-  const page = db.prepare('SELECT position, stream, revision, type, data, metadata, prev_hash, event_hash, chain_hash FROM events WHERE position > ? ORDER BY position LIMIT 4096').raw(true);
+  const page = db
+    .prepare(
+      'SELECT position, stream, revision, type, data, metadata, prev_hash, event_hash, chain_hash FROM events WHERE position > ? ORDER BY position LIMIT 4096',
+    )
+    .raw(true);
   let after = 0;
   let bytes = 0;
   let n = 0;
@@ -54,7 +58,9 @@ const path = join(fixture.dir, 'events.sqlite');
 // build is that already), opened by this build, which hashes every event.
 const db = new Database(path);
 if (Number(db.pragma('user_version', { simple: true })) > 2) {
-  db.exec('DROP TRIGGER events_need_chain; ALTER TABLE events DROP COLUMN prev_hash; ALTER TABLE events DROP COLUMN event_hash; ALTER TABLE events DROP COLUMN chain_hash; PRAGMA user_version = 2;');
+  db.exec(
+    'DROP TRIGGER events_need_chain; ALTER TABLE events DROP COLUMN prev_hash; ALTER TABLE events DROP COLUMN event_hash; ALTER TABLE events DROP COLUMN chain_hash; PRAGMA user_version = 2;',
+  );
 }
 db.close();
 const migration = await seconds(() => openSqlite(path, eventsSchema).close());
@@ -94,5 +100,11 @@ for (const [name, times] of [
     'at most 2: at least half the speed of a raw scan',
   );
 }
-printRow(`chain migration of ${count(verified)} events (first open)`, `${migration.toFixed(1)} s`, `${b.toFixed(2)} s (raw scan)`, migration / b, 'done once, at upgrade');
+printRow(
+  `chain migration of ${count(verified)} events (first open)`,
+  `${migration.toFixed(1)} s`,
+  `${b.toFixed(2)} s (raw scan)`,
+  migration / b,
+  'done once, at upgrade',
+);
 rmSync(fixture.dir, { recursive: true, force: true });

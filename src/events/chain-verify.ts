@@ -137,7 +137,10 @@ function knownPrevious(event: ChainedEvent, heads: StreamHeads, source: ChainSou
   const met = heads.get(event.stream);
   const previous = event.revision === 0n ? GENESIS : met?.revision === event.revision - 1n ? met.hash : null;
   if (previous !== null && stored !== null && stored !== previous) {
-    throw new Broken(event.position, `order changed or event missing: stream ${event.stream} revision ${event.revision} links to another hash than its stream's previous event`);
+    throw new Broken(
+      event.position,
+      `order changed or event missing: stream ${event.stream} revision ${event.revision} links to another hash than its stream's previous event`,
+    );
   }
   if (previous !== null) return previous;
   return met === undefined && source.logChain ? stored : null;
@@ -149,7 +152,10 @@ async function previousHash(event: ChainedEvent, source: ChainSource): Promise<s
   const stored = await source.stored(stream, revision - 1n);
   if (stored === null) throw new Broken(position, `event missing: stream ${stream} has revision ${revision} but no revision ${revision - 1n}`);
   if (stored.position > position) {
-    throw new Broken(position, `order changed: stream ${stream} revision ${revision} comes before its revision ${revision - 1n} (at position ${stored.position})`);
+    throw new Broken(
+      position,
+      `order changed: stream ${stream} revision ${revision} comes before its revision ${revision - 1n} (at position ${stored.position})`,
+    );
   }
   // Earlier in the walk, so already checked (or it would have stopped there).
   return stored.eventHash;

@@ -81,7 +81,9 @@ export class SqliteChainSource implements ChainSource {
 
   /** The log chain's last link, from its column: constant time, whatever the log's length. */
   head(): ChainHead | null {
-    const row = this.sql<[], { position: number | bigint; chain_hash: string | null }>('SELECT position, chain_hash FROM events ORDER BY position DESC LIMIT 1').get();
+    const row = this.sql<[], { position: number | bigint; chain_hash: string | null }>(
+      'SELECT position, chain_hash FROM events ORDER BY position DESC LIMIT 1',
+    ).get();
     return row?.chain_hash ? { position: BigInt(row.position), hash: row.chain_hash } : null;
   }
 

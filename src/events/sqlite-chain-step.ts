@@ -28,7 +28,9 @@ export const chainStep: SqliteStep = {
         SELECT RAISE(ABORT, 'events.sqlite keeps hash chains: this build is older than the file (append refused)');
       END;
     `);
-    const page = db.prepare<[bigint, number]>('SELECT position, stream, revision, type, data, metadata FROM events WHERE position > ? ORDER BY position LIMIT ?').raw(true);
+    const page = db
+      .prepare<[bigint, number]>('SELECT position, stream, revision, type, data, metadata FROM events WHERE position > ? ORDER BY position LIMIT ?')
+      .raw(true);
     const previousOf = db.prepare<[string, bigint], { event_hash: string | null }>('SELECT event_hash FROM events WHERE stream = ? AND revision = ?');
     const store = db.prepare<[string, string, string, bigint]>('UPDATE events SET prev_hash = ?, event_hash = ?, chain_hash = ? WHERE position = ?');
     const heads = new StreamHeads();

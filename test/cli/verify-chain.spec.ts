@@ -60,13 +60,19 @@ describe('content-filters verify on an events.sqlite (tamper evidence)', functio
   it('names a stream whose two events swapped places', async () => {
     const copy = copyOfLog(dir);
     swapEvents(copy, 3n, 6n);
-    assert.match(failure(await verify(copy)), /^error: verify failed at position 3: order changed: stream filter-\S+ revision 2 comes before its revision 1 \(at position 6\)/);
+    assert.match(
+      failure(await verify(copy)),
+      /^error: verify failed at position 3: order changed: stream filter-\S+ revision 2 comes before its revision 1 \(at position 6\)/,
+    );
   });
 
   it('says the tail was truncated when given a head recorded before, and passes without one', async () => {
     const copy = copyOfLog(dir);
     truncateTail(copy, 3);
-    assert.match(failure(await verify(copy, '--expect', head)), /^error: verify failed at position 7: tail truncated: the log ends at position 7, before the expected head's position 10/);
+    assert.match(
+      failure(await verify(copy, '--expect', head)),
+      /^error: verify failed at position 7: tail truncated: the log ends at position 7, before the expected head's position 10/,
+    );
     // Alone, a shorter log is a consistent log: only a head kept elsewhere shows what is gone.
     assert.match((await verify(copy)).stdout, /^verified 7 events; head 7:/);
   });

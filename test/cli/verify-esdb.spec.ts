@@ -27,7 +27,13 @@ async function writeLog(): Promise<Log> {
   const standIn = await EsdbStandIn.start();
   const legacy = filterStream(randomUUID());
   for (const revision of [0n, 1n]) {
-    const event = { id: randomUUID(), type: 'FilterUpdated', contentType: 'application/json', data: json({ n: Number(revision) }), customMetadata: json({ old: true }) };
+    const event = {
+      id: randomUUID(),
+      type: 'FilterUpdated',
+      contentType: 'application/json',
+      data: json({ n: Number(revision) }),
+      customMetadata: json({ old: true }),
+    };
     standIn.log.append(legacy, revision === 0n ? { kind: 'no_stream' } : { kind: 'revision', revision: 0n }, [event]);
   }
   const store = EsdbEventStore.connect(standIn.url);
@@ -36,7 +42,11 @@ async function writeLog(): Promise<Log> {
   const append = async (index: number) => {
     const stream = streams[index]!;
     const data = { filterId: stream.slice(7), title: `title ${index}`, keywords: ['one', 'two'] };
-    const result = await store.appendToStream(stream, [{ type: 'FilterUpdated', data, metadata: { accountId: `account${index}` } }], next.get(stream) ?? 'no_stream');
+    const result = await store.appendToStream(
+      stream,
+      [{ type: 'FilterUpdated', data, metadata: { accountId: `account${index}` } }],
+      next.get(stream) ?? 'no_stream',
+    );
     next.set(stream, result.nextRevision);
   };
   for (const index of [1, 2, 0, 1, 2, 1, 0, 2]) await append(index);
@@ -60,7 +70,16 @@ function failure(result: CliResult): string {
 function changeByte(log: Log, index: number, field: 'data' | 'customMetadata' | 'type'): bigint {
   const record = log.ours()[index]!;
   log.standIn.log.tamperForTest((records) => {
-    const changed = field === 'type' ? { type: `${record.type.slice(0, -1)}x` } : { [field]: Buffer.from(Buffer.from(record[field]).toString().replace(/"([a-z])/, '"q')) };
+    const changed =
+      field === 'type'
+        ? { type: `${record.type.slice(0, -1)}x` }
+        : {
+            [field]: Buffer.from(
+              Buffer.from(record[field])
+                .toString()
+                .replace(/"([a-z])/, '"q'),
+            ),
+          };
     records[records.indexOf(record)] = { ...record, ...changed };
   });
   return positionOf(record);
@@ -95,7 +114,10 @@ describe('content-filters verify on EventStoreDB (the protocol stand-in, not a s
     const ours = log.ours();
     // Index 3 is revision 0 of the second stream; its revision 1 is index 6.
     log.standIn.log.tamperForTest((records) => records.splice(records.indexOf(ours[3]!), 1));
-    assert.match(failure(await verify(log)), new RegExp(`^error: verify failed at position ${positionOf(ours[6]!)}: event missing: stream \\S+ has revision 1 but no revision 0$`));
+    assert.match(
+      failure(await verify(log)),
+      new RegExp(`^error: verify failed at position ${positionOf(ours[6]!)}: event missing: stream \\S+ has revision 1 but no revision 0$`),
+    );
   });
 
   it('names the seal when two events of different streams swapped places before it', async () => {
@@ -106,7 +128,10 @@ describe('content-filters verify on EventStoreDB (the protocol stand-in, not a s
       records[i] = { ...b, commit: a.commit, prepare: a.prepare };
       records[j] = { ...a, commit: b.commit, prepare: b.prepare };
     });
-    assert.match(failure(await verify(log)), new RegExp(`^error: verify failed at position ${log.sealedThrough}: order changed, event missing or content changed before it: .* seal`));
+    assert.match(
+      failure(await verify(log)),
+      new RegExp(`^error: verify failed at position ${log.sealedThrough}: order changed, event missing or content changed before it: .* seal`),
+    );
   });
 
   it('says the tail was truncated when the log ends before its seal, and before a head given with --expect', async () => {
@@ -116,13 +141,19 @@ describe('content-filters verify on EventStoreDB (the protocol stand-in, not a s
     // This project's events from the eighth on; the seal stream stays.
     const cut = new Set(ours.slice(7));
     log.standIn.log.tamperForTest((records) => records.splice(0, records.length, ...records.filter((r) => !cut.has(r))));
-    assert.match(failure(await verify(log)), new RegExp(`tail truncated: the log ends at position ${positionOf(ours[6]!)}, before a seal's position ${log.sealedThrough}`));
+    assert.match(
+      failure(await verify(log)),
+      new RegExp(`tail truncated: the log ends at position ${positionOf(ours[6]!)}, before a seal's position ${log.sealedThrough}`),
+    );
     assert.match(failure(await verify(log, '--expect', head)), /tail truncated: .* before a seal's position/);
   });
 
   it('names the seal when an event from before the chains was changed (the first seal covers them)', async () => {
     log = await writeLog();
     changeByte(log, 0, 'data');
-    assert.match(failure(await verify(log)), new RegExp(`^error: verify failed at position ${log.sealedThrough}: order changed, event missing or content changed before it`));
+    assert.match(
+      failure(await verify(log)),
+      new RegExp(`^error: verify failed at position ${log.sealedThrough}: order changed, event missing or content changed before it`),
+    );
   });
 });

@@ -299,7 +299,10 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
       } finally {
         await sibling?.close();
       }
-      assert.deepEqual((await given.store.readStream(name)).map((e) => e.revision), [0n, 1n, 2n, 3n, 4n, 5n, 6n]);
+      assert.deepEqual(
+        (await given.store.readStream(name)).map((e) => e.revision),
+        [0n, 1n, 2n, 3n, 4n, 5n, 6n],
+      );
       const outcome = await given.setup.verifyChains(given.store);
       assert.ok(outcome.ok, outcome.ok ? '' : `position ${outcome.position}: ${outcome.reason}`);
       assert.ok(outcome.events >= 8 && outcome.head !== null);

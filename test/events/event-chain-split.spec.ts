@@ -17,7 +17,8 @@ async function oneWalk(dir: string, expect: string | null): Promise<VerifyOutcom
 }
 
 /** Three threads on a ten-event log: stretches of three or four events each. */
-const split = (dir: string, expect: string | null) => verifySqliteLog(join(dir, 'events.sqlite'), expect === null ? null : parseHead(expect), { threads: 3, minEventsPerThread: 1 });
+const split = (dir: string, expect: string | null) =>
+  verifySqliteLog(join(dir, 'events.sqlite'), expect === null ? null : parseHead(expect), { threads: 3, minEventsPerThread: 1 });
 
 describe('verify of events.sqlite split over threads', function () {
   this.timeout(120_000);

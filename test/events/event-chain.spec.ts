@@ -38,7 +38,9 @@ describe('events.sqlite chain columns', function () {
     await writeLog(dir);
     const old = copyOfLog(dir);
     const db = new Database(join(old, 'events.sqlite'));
-    db.exec('DROP TRIGGER events_need_chain; ALTER TABLE events DROP COLUMN prev_hash; ALTER TABLE events DROP COLUMN event_hash; ALTER TABLE events DROP COLUMN chain_hash; PRAGMA user_version = 2;');
+    db.exec(
+      'DROP TRIGGER events_need_chain; ALTER TABLE events DROP COLUMN prev_hash; ALTER TABLE events DROP COLUMN event_hash; ALTER TABLE events DROP COLUMN chain_hash; PRAGMA user_version = 2;',
+    );
     db.close();
     await SqliteEventStore.inDataDir(old).close();
     assert.deepEqual(hashes(old), hashes(dir));

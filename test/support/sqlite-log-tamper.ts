@@ -110,4 +110,3 @@ export async function writeLog(dir: string): Promise<void> {
     await store.close();
   }
 }
-
