@@ -6,6 +6,8 @@ import { StreamStateCache } from './commands/stream-state-cache.ts';
 import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
 import { natsSettings, type Config } from './config.ts';
 import type { EventStore } from './events/event-store.ts';
+import { openChainHeads } from './events/chain-heads.ts';
+import { logChainHeads } from './events/chain-head-log.ts';
 import { ServiceHealth } from './health/service-health.ts';
 import { createApp } from './http/app.ts';
 import { listen } from './http/listen.ts';
@@ -196,18 +198,22 @@ export async function startService({ config, logger, stores: given, env, catchUp
       await releaseAll();
     },
   );
+  const chainHeads = await openChainHeads(config);
+  const stopHeadLog = chainHeads ? logChainHeads(() => chainHeads.head(), logger) : () => {};
   const unwatchProjection = watchProjection(health);
   const unwatchAnnouncements = watchAnnouncements(health);
   const unwatchNats = watchNats(stores.notifier);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      stopHeadLog();
       unwatchProjection();
       unwatchAnnouncements();
       unwatchNats();
       await stop();
       await projector?.stop();
       await releaseAll();
+      await chainHeads?.close();
     })());
   return { server, url, stores, projector, health, matchers, oauth, close };
 }

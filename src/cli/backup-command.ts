@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Command } from 'commander';
 import type { Config } from '../config.ts';
+import { userPath } from './user-path.ts';
 import { CliError } from './cli-error.ts';
 
 /**
@@ -49,7 +50,7 @@ export function backupCommand(config: Config): Command {
     .description('Copy every SQLite store of DATA_DIR into <dir> while the service runs; restore by starting with DATA_DIR=<a copy of dir>.')
     .argument('<dir>', 'an empty or missing directory to write the copies to')
     .action(async (dir: string) => {
-      const target = resolve(dir);
+      const target = userPath(dir);
       if (target === resolve(config.dataDir)) throw new CliError('the backup directory must not be DATA_DIR itself');
       if (existsSync(target) && readdirSync(target).length > 0) throw new CliError(`backup directory ${target} is not empty`);
       const { copied, elsewhere } = plan(config);

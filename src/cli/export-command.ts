@@ -10,6 +10,7 @@ import { CliError } from './cli-error.ts';
 import { countProgress } from './count-progress.ts';
 import { requireEventLog } from './existing-stores.ts';
 import { writeText } from './stdout-lines.ts';
+import { userPath } from './user-path.ts';
 
 const CHUNK = 4096;
 
@@ -32,7 +33,7 @@ export async function* chunksOf(store: EventStore, query: HistoryTextQuery): Asy
 
 /** The file to write: readable by its owner only, since the log names accounts and requests. */
 async function openOutput(path: string): Promise<WriteStream> {
-  const file = createWriteStream(path, { mode: 0o600 });
+  const file = createWriteStream(userPath(path), { mode: 0o600 });
   await new Promise<void>((resolve, reject) => {
     file.once('open', () => resolve());
     file.once('error', (error) => reject(new CliError(`cannot write ${path}: ${error.message}`)));

@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     // By name too: an adapter loaded on demand may throw from another instance of the error's module.
     if (EXPECTED.some((type) => error instanceof type || (error instanceof Error && error.name === type.name))) {
       process.stderr.write(`error: ${redact((error as Error).message)}\n`);
-      return 1;
+      return error instanceof CliError ? error.exitCode : 1;
     }
     // Unexpected: its stack is for a developer, but never with a credential in it.
     process.stderr.write(`${redact(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);

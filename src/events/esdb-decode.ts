@@ -1,4 +1,5 @@
 import type { ResolvedEvent } from '@eventstore/db-client';
+import { splitMetadata } from './esdb-chain-link.ts';
 import { packPosition } from './esdb-position.ts';
 import type { RecordedEvent } from './event-store.ts';
 
@@ -18,7 +19,8 @@ export function toRecorded(event: EsdbRecorded, position: bigint = event.positio
     revision: event.revision,
     position,
     type: event.type,
-    metadata: event.metadata instanceof Uint8Array ? decodeMetadata(event.metadata) : (event.metadata ?? {}),
+    // The chain's hash is the store's, not the event's: readers see the metadata the service wrote.
+    metadata: event.metadata instanceof Uint8Array ? decodeMetadata(event.metadata) : splitMetadata(event.metadata).rest,
     recordedAt: event.created.toISOString(),
   };
   if (event.isJson) return typeof event.data === 'string' ? { ...base, data: null, undecodable: 'malformed JSON' } : { ...base, data: event.data };

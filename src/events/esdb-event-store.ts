@@ -17,6 +17,7 @@ import { ACCOUNT_CATEGORY, accountEventsStream, accountIdOfEventsStream } from '
 import type { AccountStreams } from './account-streams.ts';
 import { EsdbAccountIndex } from './esdb-account-index.ts';
 import { EsdbAppendWatch } from './esdb-append-watch.ts';
+import { chainedEvents, chainLink, type ChainLink } from './esdb-chain-append.ts';
 import { toRecorded } from './esdb-decode.ts';
 import { translateEsdbError } from './esdb-errors.ts';
 import { checkpointPosition, packPosition, unpackPosition } from './esdb-position.ts';
@@ -24,6 +25,7 @@ import { ScannedGap } from './esdb-scanned-gap.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
   AppendTooLargeError,
+  ConcurrencyError,
   EventStoreUnavailableError,
   type AppendResult,
   type EventStore,
@@ -44,6 +46,8 @@ const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
  */
 const isOurs = (streamName: string) => streamName.startsWith(STREAM_PREFIX) || accountIdOfEventsStream(streamName) !== null;
 const READ_PAGE = 512;
+/** Tries of an append with `any` or `stream_exists` that other writers keep getting ahead of. */
+const LOOSE_APPEND_ATTEMPTS = 10;
 
 /** The port's expected revision in the client's words; the only place that knows them. */
 export function toClientRevision(expected: ExpectedRevision): AppendExpectedRevision {
@@ -82,9 +86,27 @@ export class EsdbEventStore implements EventStore, AccountStreams {
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
     await this.accounts.record(streamName, events);
+    // `any` and `stream_exists` are made exact (the revision the chain links to), and retried when another
+    // writer got in between: the append still goes through whatever the stream holds, as they promise.
+    for (let attempt = 1; ; attempt += 1) {
+      const link = await chainLink(this.client, streamName, expected).catch((error: unknown) => {
+        throw translateEsdbError(error, streamName, expected);
+      });
+      try {
+        return await this.appendLinked(streamName, events, link);
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || link.expected === expected || attempt >= LOOSE_APPEND_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async appendLinked(streamName: string, events: readonly NewEvent[], link: ChainLink): Promise<AppendResult> {
+    const { expected } = link;
     // Given ids go to the server as they are: an append of ids it already stored right after the expected
     // revision is answered as the first one was (IndexCommitter.CheckCommit, CommitDecision.Idempotent).
-    const data = events.map((e) => jsonEvent({ ...(e.id ? { id: e.id } : {}), type: e.type, data: e.data as JSONType, metadata: e.metadata ?? {} }));
+    const data = chainedEvents(streamName, events, link).map((e) =>
+      jsonEvent({ ...(e.id ? { id: e.id } : {}), type: e.type, data: e.data as JSONType, metadata: e.metadata as JSONType }),
+    );
     let result: ClientAppendResult;
     try {
       result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { ExpectedRevision } from './event-store.ts';
+import { chainHash, eventHash, GENESIS } from './event-chain.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import { replayedAppend, type StoredEventId } from './sqlite-replayed-append.ts';
 import { describeFailure, type AppendOutcome, type EncodedAppend, type WriterFailure } from './sqlite-writer-protocol.ts';
@@ -69,20 +70,35 @@ export class SqliteAppender {
     // past 64 KiB: a group of a few dozen appends wrote hundreds of kilobytes there per commit.
     this.db.pragma('temp_store = MEMORY');
     const sql = statementCache(this.db);
-    const currentRevision = sql<[string], { revision: number | bigint | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?');
-    const insert = sql('INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const streamHead = sql<[string], { revision: number | bigint; event_hash: string }>(
+      'SELECT revision, event_hash FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
+    );
+    const logHead = sql<[], { chain_hash: string }>('SELECT chain_hash FROM events ORDER BY position DESC LIMIT 1');
+    // AUTOINCREMENT's counter, not the last row: a position is never given twice, even after rows were removed.
+    const lastPosition = sql<[], { seq: number | bigint }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
+    const insert = sql(
+      'INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, prev_hash, event_hash, chain_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     // Event ids are UUIDv7, ordered by time: their unique index then grows at one end, where random ids put
     // every append of a group on a page of its own, written to the log and checkpointed again.
+    // This thread is the only writer of the file and holds its write lock: the chains' heads read here
+    // cannot move before the rows that extend them commit (event-chain.ts).
     const appendOne = this.db.transaction(({ streamName, events, expected }: EncodedAppend): AppendOutcome => {
-      const found = currentRevision.get(streamName)?.revision;
-      const current = found === null || found === undefined ? null : BigInt(found);
+      const head = streamHead.get(streamName);
+      const current = head === undefined ? null : BigInt(head.revision);
       check(expected, current);
       let revision = current ?? -1n;
-      let position = 0n;
+      let previous = head?.event_hash ?? GENESIS;
+      let chain = logHead.get()?.chain_hash ?? GENESIS;
+      let position = BigInt(lastPosition.get()?.seq ?? 0);
       const recordedAt = new Date().toISOString();
       for (const event of events) {
         revision += 1n;
-        position = BigInt(insert.run(event.id ?? uuidv7(), streamName, revision, event.type, event.data, event.metadata, recordedAt).lastInsertRowid);
+        position += 1n;
+        const hashed = eventHash({ stream: streamName, revision, type: event.type, data: event.data, metadata: event.metadata }, previous);
+        chain = chainHash(chain, position, hashed);
+        insert.run(position, event.id ?? uuidv7(), streamName, revision, event.type, event.data, event.metadata, recordedAt, previous, hashed, chain);
+        previous = hashed;
       }
       return { ok: true, nextRevision: revision, position };
     });

@@ -1,5 +1,6 @@
 import { sqlStep, type SqliteSchema } from '../shared/sqlite-migrations.ts';
 import { accountIndexStep } from './sqlite-account-index.ts';
+import { chainStep } from './sqlite-chain-step.ts';
 
 /** `events.sqlite`, step by step. Add a step for every change; never edit one that has shipped. */
 export const eventsSchema: SqliteSchema = {
@@ -22,5 +23,6 @@ export const eventsSchema: SqliteSchema = {
       );`,
     ),
     accountIndexStep,
+    chainStep,
   ],
 };

@@ -11,10 +11,10 @@ import { scratchDir } from '../support/scratch-dir.ts';
 const DOC = new URL('../../docs/auditing.md', import.meta.url);
 const PREFIX = 'npm run --silent cli -- ';
 
-/** The command lines of the page's first `sh` block, comments left out. */
+/** The command lines of the page's list of all the commands (its `sh` block after "All the commands:"), comments left out. */
 function documentedCommands(): string[] {
   const page = readFileSync(DOC, 'utf8');
-  const block = /```sh\n([\s\S]*?)```/.exec(page)![1]!;
+  const block = /```sh\n([\s\S]*?)```/.exec(page.slice(page.indexOf('All the commands:')))![1]!;
   return block
     .split('\n')
     .map((line) => line.replace(/\s+#.*$/, '').trim())

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent } from '../../src/events/event-store.ts';
+import type { VerifyOutcome } from '../../src/events/chain-verify.ts';
 import { contractSubject } from './contract-subject.ts';
 
 export interface EventStoreFixture {
@@ -10,6 +11,8 @@ export interface EventStoreFixture {
   openSibling?(store: EventStore): Promise<EventStore>;
   /** Why this adapter's server (a stand-in) cannot take an append retried with the same event ids yet. */
   readonly noIdempotentWrites?: string;
+  /** `verify` over the store's data (docs/auditing.md): every chain of the log checked. */
+  verifyChains(store: EventStore): Promise<VerifyOutcome>;
 }
 
 const event = (n: number): NewEvent => ({ type: 'SomethingHappened', data: { n, text: 'é ✓' }, metadata: { requestId: `r${n}` } });
@@ -280,6 +283,29 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
       } finally {
         await reopened.close();
       }
+    });
+
+    it('chains every event it appends, whatever the expected revision and from every connection, so verify passes', async () => {
+      const name = stream();
+      await given.store.appendToStream(name, [event(1), event(2)], 'no_stream');
+      await given.store.appendToStream(name, [event(3)], 1n);
+      await given.store.appendToStream(name, [event(4)], 'stream_exists');
+      await given.store.appendToStream(name, [event(5)], 'any');
+      await given.store.appendToStream(stream(), [event(6)], 'any');
+      const sibling = given.setup.openSibling ? await given.setup.openSibling(given.store) : null;
+      try {
+        // Two writers that both append with `any` at once: each event must still link to the one before it.
+        await Promise.all([given.store.appendToStream(name, [event(7)], 'any'), (sibling ?? given.store).appendToStream(name, [event(8)], 'any')]);
+      } finally {
+        await sibling?.close();
+      }
+      assert.deepEqual(
+        (await given.store.readStream(name)).map((e) => e.revision),
+        [0n, 1n, 2n, 3n, 4n, 5n, 6n],
+      );
+      const outcome = await given.setup.verifyChains(given.store);
+      assert.ok(outcome.ok, outcome.ok ? '' : `position ${outcome.position}: ${outcome.reason}`);
+      assert.ok(outcome.events >= 8 && outcome.head !== null);
     });
   });
 }

@@ -9,8 +9,14 @@ import { silentLogger } from '../../src/shared/logger.ts';
 import { MAX_APPEND_SIZE } from '../support/esdb-stand-in-append-size.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 
-/** One event whose data, `{"x":"…"}` with `size - 16` characters, metadata `{}` and type `Big` count `size` bytes. */
-const eventOfSize = (size: number) => ({ type: 'Big', data: { x: 'a'.repeat(size - 16) }, metadata: {} });
+/** What the chain adds to an event's metadata `{}`: `"eventHash":"<64 hex digits>"` (esdb-chain-link.ts). */
+const CHAIN_BYTES = JSON.stringify({ eventHash: '0'.repeat(64) }).length - 2;
+
+/**
+ * One event whose data, `{"x":"…"}` with `size - 16 - CHAIN_BYTES` characters, metadata `{}` with the
+ * chain's hash, and type `Big` count `size` bytes.
+ */
+const eventOfSize = (size: number) => ({ type: 'Big', data: { x: 'a'.repeat(size - 16 - CHAIN_BYTES) }, metadata: {} });
 
 for (const appendCall of ['BatchAppend', 'Append'] as const) {
   describe(`EventStoreDB MaxAppendSize through ${appendCall} (protocol stand-in, not a server)`, () => {

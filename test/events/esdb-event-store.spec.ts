@@ -1,11 +1,24 @@
 import assert from 'node:assert/strict';
 import { ANY, NO_STREAM, STREAM_EXISTS } from '@eventstore/db-client';
+import { verifyChains, type VerifyOutcome } from '../../src/events/chain-verify.ts';
+import { EsdbChainSource } from '../../src/events/esdb-chain-source.ts';
 import { EsdbEventStore, toClientRevision } from '../../src/events/esdb-event-store.ts';
 import { packPosition, unpackPosition } from '../../src/events/esdb-position.ts';
 import { eventStoreContract } from '../contracts/event-store.contract.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 
 const url = process.env.EVENTSTORE_URL;
+
+/** The log sealed up to now (as the service does hourly), then verified. */
+async function sealedAndVerified(at: string): Promise<VerifyOutcome> {
+  const source = EsdbChainSource.connect(at);
+  try {
+    await source.seal();
+    return await verifyChains(source);
+  } finally {
+    await source.close();
+  }
+}
 
 describe('EventStoreDB adapter: expected revisions', () => {
   it("maps the port's expected revision onto the client's, never defaulting to any", () => {
@@ -52,6 +65,7 @@ for (const appendCall of ['BatchAppend', 'Append'] as const) {
       async openSibling() {
         return EsdbEventStore.connect(standIn!.url);
       },
+      verifyChains: () => sealedAndVerified(standIn!.url),
     }));
     describe('afterwards', () => {
       it(`served every append of the contract through ${appendCall}`, () => {
@@ -76,5 +90,6 @@ eventStoreContract('EventStoreDB server', () => {
     async openSibling() {
       return EsdbEventStore.connect(url);
     },
+    verifyChains: () => sealedAndVerified(url),
   };
 });

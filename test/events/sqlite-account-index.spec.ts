@@ -6,6 +6,8 @@ import { eventHistory } from '../../src/events/event-history.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { ACCOUNT_EVENTS_SQL } from '../../src/events/sqlite-account-index.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
+import { eventsSchema } from '../../src/events/sqlite-events-schema.ts';
+import { latestVersion } from '../../src/shared/schema-migrations.ts';
 import { filtersAsOf } from '../../src/projections/admin/filters-as-of.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
@@ -161,7 +163,7 @@ describe('SQLite event store: streams indexed by account', () => {
       await store.close();
     }
     const upgraded = new Database(path, { readonly: true });
-    assert.equal(upgraded.pragma('user_version', { simple: true }), 2);
+    assert.equal(upgraded.pragma('user_version', { simple: true }), latestVersion(eventsSchema));
     upgraded.close();
   });
 });

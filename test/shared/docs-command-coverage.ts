@@ -17,6 +17,7 @@ const TOKEN_LIST = { runBy: 'test/cli/operator-cli.spec.ts', where: "'token', 'l
 const OAUTH = { runBy: 'test/oauth/apps-and-tokens.spec.ts', where: '/oauth/token' };
 const AUDIT_STEPS = { runBy: 'test/cli/auditing-doc-steps.spec.ts', where: 'every command shown, run as written' };
 const ACCOUNT_STORY = { runBy: 'test/cli/account-story-docs.spec.ts', where: "fenced('sh')" };
+const COMPLETE_AUDIT = { runBy: 'test/cli/complete-audit-docs.spec.ts', where: "runCommand('bash'" };
 const NO_DOCKER = { needs: 'a container runtime (docker), absent on the test machines; CI job `image` builds and runs the image' };
 
 export const DOCS_COMMAND_COVERAGE: Readonly<Record<string, Coverage>> = {
@@ -51,6 +52,14 @@ export const DOCS_COMMAND_COVERAGE: Readonly<Record<string, Coverage>> = {
   'npm run --silent cli -- token create alice': ACCOUNT_STORY,
   'npm run --silent cli -- token revoke <token id>': ACCOUNT_STORY,
   'npm run --silent cli -- events --account alice': ACCOUNT_STORY,
+
+  "HEAD=$(npm run --silent cli -- verify | sed 's/.*head \\([^;]*\\).*/\\1/')": COMPLETE_AUDIT,
+  'npm run --silent cli -- verify --expect "$HEAD"': COMPLETE_AUDIT,
+  'npm run --silent cli -- events --account alice --format table': COMPLETE_AUDIT,
+  'npm run --silent cli -- filters --account alice --as-of "${HEAD%%:*}"': COMPLETE_AUDIT,
+  'npm run --silent cli -- export --account alice --output alice.jsonl': COMPLETE_AUDIT,
+  'npm run --silent cli -- verify': { runBy: 'test/cli/verify-chain.spec.ts', where: "'verify'" },
+  'npm run --silent cli -- verify --expect 1200:<hash>': { runBy: 'test/cli/verify-chain.spec.ts', where: "verify(copy, '--expect', head)" },
 
   // docs/development.md
   'npm test': { runBy: '.ci/run', where: 'npm test 2>&1' },

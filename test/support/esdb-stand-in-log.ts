@@ -148,6 +148,22 @@ export class StandInLog {
     for (const listener of [...this.listeners]) listener([record]);
   }
 
+  /**
+   * TEST-ONLY TAMPER HOOK: no server has it. Edits the stored records as someone with the server's files
+   * could (test/cli/verify-esdb.spec.ts changes bytes, removes and swaps records), then rebuilds the
+   * stream index from what is left, in revision order.
+   */
+  tamperForTest(edit: (records: StoredEvent[]) => void): void {
+    edit(this.events);
+    this.streams.clear();
+    this.byId.clear();
+    for (const record of this.events) {
+      this.streams.set(record.stream, [...(this.streams.get(record.stream) ?? []), record]);
+      this.byId.set(record.id, record);
+    }
+    for (const records of this.streams.values()) records.sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
+  }
+
   /** Calls `listener` with the events of every append from now on; returns a function that stops it. */
   watch(listener: (appended: readonly StoredEvent[]) => void): () => void {
     this.listeners.add(listener);

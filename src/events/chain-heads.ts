@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+import type { Config } from '../config.ts';
+import type { ChainHead } from './event-chain.ts';
+
+/** Where the service reads the head it logs (chain-head-log.ts); null for a store with no log chain head. */
+export interface ChainHeads {
+  head(): Promise<ChainHead | null>;
+  close(): Promise<void>;
+}
+
+export async function openChainHeads(config: Config): Promise<ChainHeads | null> {
+  if (config.eventStoreUrl) {
+    const { EsdbChainSource } = await import('./esdb-chain-source.ts');
+    return EsdbChainSource.connect(config.eventStoreUrl);
+  }
+  const { SqliteChainSource } = await import('./sqlite-chain-source.ts');
+  const source = new SqliteChainSource(join(config.dataDir, 'events.sqlite'));
+  return { head: async () => source.head(), close: async () => source.close() };
+}
