@@ -14,7 +14,11 @@ export function logChainHeads(readHead: () => Promise<ChainHead | null>, logger:
       const head = await readHead();
       logger.info({ event: 'chain_head', head: head ? formatHead(head) : null }, head ? 'event log chain head' : 'event log chain head: the log is empty');
     } catch (error) {
-      logger.warn({ event: 'chain_head_unreadable', err: error }, 'could not read the event log chain head');
+      // The reason without a stack: an unreachable store's failure is logged once with its stack by the projector.
+      logger.warn(
+        { event: 'chain_head_unreadable', reason: error instanceof Error ? error.message : String(error) },
+        'could not read the event log chain head',
+      );
     }
   };
   void log();

@@ -21,6 +21,7 @@ import { chainedEvents, chainLink, type ChainLink } from './esdb-chain-append.ts
 import { toRecorded } from './esdb-decode.ts';
 import { translateEsdbError } from './esdb-errors.ts';
 import { checkpointPosition, packPosition, unpackPosition } from './esdb-position.ts';
+import { recentAppend } from './esdb-recent-append.ts';
 import { ScannedGap } from './esdb-scanned-gap.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
@@ -86,6 +87,12 @@ export class EsdbEventStore implements EventStore, AccountStreams {
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
     await this.accounts.record(streamName, events);
+    if (expected === 'any' || expected === 'stream_exists') {
+      const earlier = await recentAppend(this.client, streamName, events).catch((error: unknown) => {
+        throw translateEsdbError(error, streamName, expected);
+      });
+      if (earlier) return earlier;
+    }
     // `any` and `stream_exists` are made exact (the revision the chain links to), and retried when another
     // writer got in between: the append still goes through whatever the stream holds, as they promise.
     for (let attempt = 1; ; attempt += 1) {
