@@ -63,8 +63,9 @@ export function rateLimits(deps: FactSources & { store: RateLimitStore; throttle
       if (count > throttle.limit) {
         setHeaders(ctx, entry, 0);
         ctx.status = 429;
-        ctx.type = 'application/json';
         ctx.body = { error: 'Too many requests' };
+        // Exactly Mastodon's header, without the charset Koa would add.
+        ctx.set('Content-Type', 'application/json');
         return;
       }
       counted.push(entry);
