@@ -144,6 +144,18 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
     assert.equal((await server.request('PUT', '/api/v2/filters/404', { token: other.token, json: { title: 'x' } })).status, 404);
   });
 
+  it('stops at the first throttle exceeded, as rack-attack (Configuration#throttled? is throttles.any?): the later ones do not count that request', async () => {
+    server = await TestServer.start(limits({ RATE_LIMIT_AUTHENTICATED_API: '1' }));
+    const { token } = await server.account();
+    const register = (withToken: boolean) =>
+      server!.request('POST', '/api/v1/apps', { json: { client_name: 'x', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob' }, ...(withToken ? { token } : {}) });
+    assert.deepEqual(shown(await register(true)), [200, '1', '0']);
+    // Refused by throttle_authenticated_api, before throttle_oauth_application_registrations/ip is reached ...
+    assert.deepEqual(shown(await register(true)), [429, '1', '0']);
+    // ... so the address has spent 1 of its 5 registrations, not 2.
+    assert.deepEqual(shown(await register(false)), [200, '5', '3']);
+  });
+
   it('throttleable_remote_ip: an IPv6 client counts by its /64, an IPv4 one (also IPv4-mapped) by its address', async () => {
     server = await TestServer.start(limits({ RATE_LIMIT_UNAUTHENTICATED_API: '2', TRUST_PROXY: '1' }));
     const get = (ip: string) => server!.request('GET', '/api/v2/filters', { headers: from(ip) });
