@@ -18,6 +18,7 @@ import { healthRoutes, type HealthSource } from './health-routes.ts';
 import { jsonErrors, koaErrorLogger } from './http-errors.ts';
 import { requestId } from './request-id.ts';
 import { requestParams } from './request-params.ts';
+import { routeChooser } from './route-of.ts';
 import type { FilterRouteDeps } from './route-context.ts';
 import { KeyedLock } from '../shared/keyed-lock.ts';
 import { v1FilterRoutes } from './routes/v1-filter-routes.ts';
@@ -73,6 +74,24 @@ function filtersRouter(given: AppDeps): Router {
   return router;
 }
 
+/** Every router of the application, in the order they are mounted (the first that routes a request runs it). */
+function appRouters(deps: AppDeps): Router[] {
+  const routers = [healthRoutes(deps.health)];
+  if (deps.oauth) {
+    const oauth = { oauth: deps.oauth, accounts: deps.accounts, ...(deps.accountLog ? { accountLog: deps.accountLog } : {}) };
+    const optional = {
+      ...(deps.failedSignInPause ? { failedSignInPause: deps.failedSignInPause } : {}),
+      ...(deps.loginRateLimit ? { loginRateLimit: deps.loginRateLimit } : {}),
+    };
+    routers.push(appsRoutes(deps.oauth, deps.accounts), oauthTokenRoutes(oauth), oauthAuthorizeRoutes({ ...oauth, ...optional }));
+  }
+  // The match route is its own router (its own body limit and scope), mounted before the filters router.
+  // No allowedMethods(): as Mastodon's catch-all `*unmatched_route`, a method without a route on a
+  // known path is a JSON 404 `Not Found` (jsonErrors), not a 405.
+  routers.push(v2FilterMatchRoute(deps, apiHeaders), filtersRouter(deps));
+  return routers;
+}
+
 /** The HTTP application; it never listens by itself, so tests and main decide where it runs. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
@@ -87,6 +106,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestId);
   app.use(httpMetrics(deps.logger));
   app.use(apiCors(deps.corsOrigins ?? '*'));
+  const routers = appRouters(deps);
   if (deps.rateLimits) {
     const appTokens = deps.oauth ? (token: string) => deps.oauth!.authenticateAppToken(token) : undefined;
     app.use(
@@ -94,28 +114,14 @@ export function createApp(deps: AppDeps): Koa {
         store: deps.rateLimits.store,
         throttles: throttles(deps.rateLimits.settings),
         accounts: deps.accounts,
+        // The throttles judge the route these routers will run, never the spelling of the path.
+        routeOf: routeChooser(routers),
         ...(appTokens ? { appTokens } : {}),
       }),
     );
   }
   for (const middleware of deps.before ?? []) app.use(middleware);
-  const filters = filtersRouter(deps);
   app.use(welcomePage);
-  app.use(healthRoutes(deps.health).routes());
-  if (deps.oauth) {
-    const oauth = { oauth: deps.oauth, accounts: deps.accounts, ...(deps.accountLog ? { accountLog: deps.accountLog } : {}) };
-    app.use(appsRoutes(deps.oauth, deps.accounts).routes());
-    app.use(oauthTokenRoutes(oauth).routes());
-    const optional = {
-      ...(deps.failedSignInPause ? { failedSignInPause: deps.failedSignInPause } : {}),
-      ...(deps.loginRateLimit ? { loginRateLimit: deps.loginRateLimit } : {}),
-    };
-    app.use(oauthAuthorizeRoutes({ ...oauth, ...optional }).routes());
-  }
-  // The match route is its own router (its own body limit and scope), mounted before the filters router.
-  app.use(v2FilterMatchRoute(deps, apiHeaders).routes());
-  // No allowedMethods(): as Mastodon's catch-all `*unmatched_route`, a method without a route on a
-  // known path is a JSON 404 `Not Found` (jsonErrors), not a 405.
-  app.use(filters.routes());
+  for (const router of routers) app.use(router.routes());
   return app;
 }

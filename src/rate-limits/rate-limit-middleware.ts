@@ -1,9 +1,8 @@
 import type { Context, Middleware, Next } from 'koa';
-import type { AccountStore } from '../accounts/account-store.ts';
-import { presentedToken, type AppTokenLookup } from '../http/authentication.ts';
 import { StoreUnavailableError } from '../shared/store-unavailable.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
-import { windowOf, type RequestFacts, type Throttle } from './throttles.ts';
+import { chosenRoute, requestFacts, type FactSources } from './request-facts.ts';
+import { windowOf, type Throttle } from './throttles.ts';
 
 interface Counted {
   readonly throttle: Throttle;
@@ -20,29 +19,30 @@ function setHeaders(ctx: Context, counted: Counted, remaining: number): void {
   ctx.set('X-RateLimit-Reset', resetHeader(counted.resetAtMs));
 }
 
-const counts = (path: string) => path.startsWith('/api/') || path === '/api' || path.startsWith('/oauth/');
+/** Mastodon's Api::RateLimitHeaders: the throttle with the fewest requests left; the first of equals. */
+function mostLimited(counted: readonly Counted[]): Counted | undefined {
+  let least: Counted | undefined;
+  for (const c of counted) if (!least || c.throttle.limit - c.count < least.throttle.limit - least.count) least = c;
+  return least;
+}
 
 /**
- * Mastodon's rack-attack: each request counts once in every throttle that applies to it, in the shared
- * store; past a limit it is answered 429 before any route runs. API answers carry the X-RateLimit-*
- * headers of the API throttle the request counted in.
+ * Mastodon's rack-attack, judged on the route the router will run (never on how the path is spelt):
+ * each request counts in the throttles that apply to it, in their order, in the shared store; the first
+ * one past its limit answers 429 before any route runs, as Mastodon's throttled_responder (no
+ * Retry-After: X-RateLimit-Reset says when). API answers carry the X-RateLimit-* headers of the most
+ * limited throttle the request counted in.
  */
-export function rateLimits(deps: { store: RateLimitStore; throttles: readonly Throttle[]; accounts: AccountStore; appTokens?: AppTokenLookup }): Middleware {
-  const identify = async (ctx: Context): Promise<Pick<RequestFacts, 'accountId' | 'appTokenId'>> => {
-    // Only the header and the query here: reading a body would cost every request, refused ones too.
-    const token = presentedToken(ctx);
-    if (token === null) return { accountId: null, appTokenId: null };
-    const grant = await deps.accounts.authenticate(token);
-    if (grant) return { accountId: grant.account.id, appTokenId: null };
-    const app = deps.appTokens ? await deps.appTokens(token) : null;
-    return { accountId: null, appTokenId: app ? app.tokenId : null };
-  };
+export function rateLimits(deps: FactSources & { store: RateLimitStore; throttles: readonly Throttle[] }): Middleware {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (!counts(ctx.path) || ctx.method === 'OPTIONS') {
+    const route = ctx.method === 'OPTIONS' ? null : chosenRoute(ctx, deps);
+    // Only the Mastodon-shaped surface counts: API requests and the routes of this app's routers (the
+    // webmail keeps Roundcube's own limits). CORS preflights are answered before, as by rack-cors.
+    if (route === null || (!route.api && route.template === null)) {
       await next();
       return;
     }
-    const facts: RequestFacts = { method: ctx.method, path: ctx.path, ip: ctx.ip, ...(await identify(ctx)) };
+    const facts = await requestFacts(ctx, route, deps);
     const now = Date.now();
     const counted: Counted[] = [];
     for (const throttle of deps.throttles) {
@@ -59,18 +59,18 @@ export function rateLimits(deps: { store: RateLimitStore; throttles: readonly Th
         if ((error as Error | null)?.name === StoreUnavailableError.name) continue;
         throw error;
       }
-      counted.push({ throttle, count, resetAtMs: window.endsAtMs });
+      const entry = { throttle, count, resetAtMs: window.endsAtMs };
+      if (count > throttle.limit) {
+        setHeaders(ctx, entry, 0);
+        ctx.status = 429;
+        ctx.body = { error: 'Too many requests' };
+        // Exactly Mastodon's header, without the charset Koa would add.
+        ctx.set('Content-Type', 'application/json');
+        return;
+      }
+      counted.push(entry);
     }
-    const over = counted.find((c) => c.count > c.throttle.limit);
-    if (over) {
-      setHeaders(ctx, over, 0);
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil((over.resetAtMs - now) / 1000))));
-      ctx.status = 429;
-      ctx.type = 'application/json';
-      ctx.body = { error: 'Too many requests' };
-      return;
-    }
-    const reported = counted.find((c) => c.throttle.reportsHeaders);
+    const reported = route.api ? mostLimited(counted) : undefined;
     if (reported) setHeaders(ctx, reported, reported.throttle.limit - reported.count);
     await next();
   };

@@ -101,8 +101,8 @@ describe("rate limits as Mastodon's rack-attack", function () {
     assert.equal((await register()).status, 429);
   });
 
-  it('limits sign-in attempts per client address, separately from the API', async () => {
-    const server = await start(limits({ RATE_LIMIT_SIGN_IN_ATTEMPTS: '2' }));
+  it("limits POSTs to the OAuth password and secret endpoints per client address (this service's own throttle), separately from the API", async () => {
+    const server = await start(limits({ RATE_LIMIT_OAUTH_SIGN_IN: '2' }));
     const attempt = () => server.request('POST', '/oauth/token', { form: 'grant_type=client_credentials&client_id=a&client_secret=b' });
     assert.deepEqual([(await attempt()).status, (await attempt()).status, (await attempt()).status], [401, 401, 429]);
     assert.equal((await server.request('GET', '/.well-known/oauth-authorization-server')).status, 200);

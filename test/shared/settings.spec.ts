@@ -101,11 +101,13 @@ describe('Settings', () => {
       rateLimits: {
         enabled: true,
         authenticatedApi: 1500,
-        appTokenApi: 300,
+        perTokenApi: 300,
         unauthenticatedApi: 300,
-        filterMatch: 300,
+        paging: 300,
         appRegistrations: 5,
-        signInAttempts: 25,
+        passwordChange: 10,
+        oauthSignIn: 25,
+        filterMatch: 300,
       },
     });
   });
