@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import { openSqlite, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
+import { storePath } from '../../shared/store-files.ts';
 
 /**
  * `webmail-sessions.sqlite`, which holds the sessions, their compose IDs and the login
@@ -47,4 +47,4 @@ export const webmailSessionsSchema: SqliteSchema = {
 };
 
 /** `<dataDir>/webmail-sessions.sqlite`, shared by the session, compose and rate-limit stores. */
-export const openSessionDatabase = (dataDir: string): SqliteDatabase => openSqlite(join(dataDir, 'webmail-sessions.sqlite'), webmailSessionsSchema);
+export const openSessionDatabase = (dataDir: string): SqliteDatabase => openSqlite(storePath(dataDir, 'webmailSessions'), webmailSessionsSchema);
