@@ -72,6 +72,13 @@ describe('content-filters backup <dir>: every store, restored into an empty dire
       return client.get('/webmail/?_task=mail&_mbox=INBOX');
     };
     assert.equal((await inbox(url)).status, 200);
+    // The cookies a browser sends are nowhere in the store's bytes, its write-ahead log included.
+    const stored = ['webmail-sessions.sqlite', 'webmail-sessions.sqlite-wal'].map((file) => readFileSync(join(dir, file)).toString('latin1')).join('');
+    for (const [name, value] of webmail.cookies) assert.ok(value.length < 20 || !stored.includes(value), `cookie ${name} stored in clear`);
+    assert.ok(
+      [...webmail.cookies.values()].some((value) => value.length >= 26),
+      'the session and auth cookies were checked',
+    );
     // Stopped: the copies must then equal the files row for row (the online case is backup-restore.spec.ts).
     assert.equal(await service.kill('SIGTERM'), 0);
 
