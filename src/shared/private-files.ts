@@ -63,5 +63,5 @@ export function tightenDataDirAtStart(dir: string, logger: Logger): void {
     logger.warn({ event: 'data-dir-tightened', dataDir: dir, changed }, `data directory was readable by other users: tightened ${changed.join(', ')}`);
   }
   if (failed.length > 0)
-    logger.error({ event: 'data-dir-not-tightened', dataDir: dir, failed }, `could not tighten in the data directory: ${failed.join('; ')}`);
+    logger.warn({ event: 'data-dir-not-tightened', dataDir: dir, failed }, `could not tighten in the data directory: ${failed.join('; ')}`);
 }
