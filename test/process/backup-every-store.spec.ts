@@ -87,6 +87,11 @@ describe('content-filters backup <dir>: every store, restored into an empty dire
     assert.equal(backup.code, 0, backup.stderr);
     const inDataDir = readdirSync(dir).filter((name) => name.endsWith('.sqlite'));
     const order = Object.values(STORE_FILES).map((store) => store.file as string);
+    assert.deepEqual(
+      inDataDir.filter((file) => !order.includes(file)),
+      [],
+      'every store the service made is named in store-files.ts',
+    );
     const key = ['webmail-des-key'];
     const expected = [...inDataDir.sort((a, b) => order.indexOf(a) - order.indexOf(b)), ...key];
     assert.deepEqual(backup.stdout.trim().split('\n'), expected, 'stdout names each copy, in the order of STORE_FILES');
