@@ -120,4 +120,16 @@ describe('DATA_DIR and its files are their owner’s only (0700, 0600)', functio
       [],
     );
   });
+
+  it('tightens it at the start of a projector of its own too (npm run projector)', async () => {
+    const dir = join(openParent(), 'data');
+    await newOwner(dir);
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'accounts.sqlite'), 0o644);
+    const projector = NodeProcess.start('src/projector-main.ts', { DATA_DIR: dir });
+    processes.push(projector);
+    await projector.url();
+    assert.deepEqual(projector.lines.find((line) => line.event === 'data-dir-tightened')?.changed, ['data 0755->0700', 'accounts.sqlite 0644->0600']);
+    assert.deepEqual(modes(dir)['accounts.sqlite'], '0600');
+  });
 });
