@@ -16,8 +16,8 @@ export interface ChainedEvent {
   /** The log chain's link stored with the event; null on a store that seals the log instead (EventStoreDB). */
   readonly chainHash: string | null;
   /** SQLite: the event id and recorded time as stored, and `hash_version` (null: version 1, which leaves them out). */
-  readonly eventId?: string;
-  readonly recordedAt?: string;
+  readonly eventId?: unknown;
+  readonly recordedAt?: unknown;
   readonly hashVersion?: unknown;
 }
 
@@ -119,10 +119,9 @@ const recorded = (event: ChainedEvent) => event.hashVersion === RECORDED_HASH_VE
 /** The event's hash by its version: with its id and recorded time (2), or without (1, stored as null). */
 function contentHash(event: ChainedEvent, previous: string, at: string): string {
   if (event.hashVersion === undefined || event.hashVersion === null) return eventHash(event, previous);
-  if (!recorded(event) || typeof event.eventId !== 'string' || typeof event.recordedAt !== 'string') {
-    throw new Broken(event.position, `unknown hash version ${JSON.stringify(event.hashVersion)} (${at}): the column was changed`);
-  }
-  return recordedEventHash({ ...event, eventId: event.eventId, recordedAt: event.recordedAt }, previous);
+  if (!recorded(event)) throw new Broken(event.position, `unknown hash version ${JSON.stringify(event.hashVersion)} (${at}): the column was changed`);
+  // As text, as appended: a value stored as another type since is a change like any other.
+  return recordedEventHash({ ...event, eventId: String(event.eventId), recordedAt: String(event.recordedAt) }, previous);
 }
 
 const NAMES = { seal: "a seal's", expect: "the expected head's" } as const;

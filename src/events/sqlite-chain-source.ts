@@ -7,7 +7,7 @@ import { eventsSchema } from './sqlite-events-schema.ts';
 /** Rows per read: big enough that a read costs little per row, small enough that memory stays flat. */
 const PAGE = 4096;
 
-type Row = [number | bigint, string, number | bigint, string, string, string, string | null, string | null, string | null, string, string, unknown];
+type Row = [number | bigint, string, number | bigint, string, string, string, string | null, string | null, string | null, unknown, unknown, unknown];
 
 const toChained = ([
   position,
