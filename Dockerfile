@@ -36,7 +36,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY proto ./proto
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data && chown node:node /data && chmod 0700 /data
 VOLUME /data
 EXPOSE 3000
 USER node

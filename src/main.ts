@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { describeNats } from './notifications/nats-connection-options.ts';
 import { startService } from './service.ts';
 import { createLogger } from './shared/logger.ts';
+import { tightenDataDirAtStart } from './shared/private-files.ts';
 import { runProcess } from './shared/process-runner.ts';
 import { VERSION } from './shared/version.ts';
 import { describeStores } from './stores.ts';
@@ -23,6 +24,7 @@ await runProcess({
   },
   createLogger: (level) => createLogger(level),
   start: async (config, logger) => {
+    tightenDataDirAtStart(config.dataDir, logger);
     const service = await startService({ config, logger });
     logger.info(
       {

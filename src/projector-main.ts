@@ -2,6 +2,7 @@ import { PROJECTOR_SETTINGS, projectorEnvironment } from './config-help.ts';
 import { loadConfig } from './config.ts';
 import { startProjectorService } from './projector-service.ts';
 import { createLogger, processBindings } from './shared/logger.ts';
+import { tightenDataDirAtStart } from './shared/private-files.ts';
 import { runProcess } from './shared/process-runner.ts';
 import { VERSION } from './shared/version.ts';
 import { describeStores } from './stores.ts';
@@ -16,6 +17,7 @@ await runProcess({
   loadConfig: (env) => loadConfig(projectorEnvironment(env)),
   createLogger: (level) => createLogger(level, processBindings('content-filters-projector')),
   start: async (config, logger) => {
+    tightenDataDirAtStart(config.dataDir, logger);
     const running = await startProjectorService(config, logger);
     logger.info(
       { event: 'listening', url: running.url, version: VERSION, ...describeStores(config), owner: running.projector.owner, leaseMs: config.projectorLeaseMs },

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { newId } from '../shared/ids.ts';
 import { MAIN_THREAD_BUSY_TIMEOUT_MS, sharedStoreCall } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
@@ -6,6 +5,7 @@ import { accountsSchema } from './sqlite-accounts-schema.ts';
 import { AccountError, checkUsername, LAST_USED_PRECISION_MS, type Account, type AccountStore, type TokenGrant, type TokenRecord } from './account-store.ts';
 import { TokenCache, type CachedGrant } from './token-cache.ts';
 import { formatToken, hashSecret, mintSecret, secretMatches, splitToken } from './token-secret.ts';
+import { storePath } from '../shared/store-files.ts';
 
 interface AccountRow {
   id: string;
@@ -56,7 +56,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   static inDataDir(dataDir: string): SqliteAccountStore {
-    return new SqliteAccountStore(join(dataDir, 'accounts.sqlite'));
+    return new SqliteAccountStore(storePath(dataDir, 'accounts'));
   }
 
   createAccount(username: string): Promise<Account> {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { accountEventsStream, readAccountEvent, type AccountEvent, type Actor } from '../accounts/account-events.ts';
 import { AccountLog, AccountLogError } from '../accounts/account-log.ts';
 import type { Config } from '../config.ts';
+import { storePath } from '../shared/store-files.ts';
 import { openEventStore } from '../stores.ts';
 import { CliError } from './cli-error.ts';
 
@@ -43,7 +43,7 @@ export async function withAccountLog<T>(config: Config, work: (record: RecordFac
  */
 export async function revokersOf(config: Config, accountId: string): Promise<ReadonlyMap<string, Actor>> {
   const revokers = new Map<string, Actor>();
-  if (!config.eventStoreUrl && !existsSync(join(config.dataDir, 'events.sqlite'))) return revokers;
+  if (!config.eventStoreUrl && !existsSync(storePath(config.dataDir, 'events'))) return revokers;
   const events = await openEventStore(config);
   try {
     for (const stored of await events.readStream(accountEventsStream(accountId))) {

@@ -1,22 +1,20 @@
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { OAuthApp, OAuthStore } from '../oauth/oauth-store.ts';
 import { openOAuthStore } from '../oauth/open-oauth-store.ts';
+import { storePath } from '../shared/store-files.ts';
 import { withAccounts } from './account-lookup.ts';
 import { OPERATOR, withAccountLog } from './account-log-cli.ts';
 import { CliError } from './cli-error.ts';
 import { writeLine } from './stdout-lines.ts';
-
-const OAUTH_FILE = 'oauth.sqlite';
 
 /**
  * Runs `work` with the apps the server registered (in MongoDB when MONGODB_URL is set), or with null
  * when no app was ever registered in DATA_DIR (no oauth.sqlite yet: a reading command leaves no empty file behind).
  */
 export async function withApps<T>(config: Config, work: (store: OAuthStore | null) => Promise<T>): Promise<T> {
-  if (!config.mongodbUrl && !existsSync(join(config.dataDir, OAUTH_FILE))) return work(null);
+  if (!config.mongodbUrl && !existsSync(storePath(config.dataDir, 'oauth'))) return work(null);
   const store = await openOAuthStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
   try {
     return await work(store);

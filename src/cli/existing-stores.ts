@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
+import { STORE_FILES } from '../shared/store-files.ts';
 import { CliError } from './cli-error.ts';
 
 const isDirectory = (path: string) => existsSync(path) && statSync(path).isDirectory();
@@ -19,15 +20,15 @@ function requireFile(config: Config, file: string, what: string): void {
 
 /** The event log, unless it lives in EventStoreDB. */
 export function requireEventLog(config: Config): void {
-  if (!config.eventStoreUrl) requireFile(config, 'events.sqlite', 'event log');
+  if (!config.eventStoreUrl) requireFile(config, STORE_FILES.events.file, 'event log');
 }
 
 /** Accounts and tokens, unless they live in MongoDB. */
 export function requireAccounts(config: Config): void {
-  if (!config.mongodbUrl) requireFile(config, 'accounts.sqlite', 'accounts');
+  if (!config.mongodbUrl) requireFile(config, STORE_FILES.accounts.file, 'accounts');
 }
 
 /** The read models (parked events among them), unless they live in MongoDB. */
 export function requireReadModels(config: Config): void {
-  if (!config.mongodbUrl) requireFile(config, 'read-models.sqlite', 'read models');
+  if (!config.mongodbUrl) requireFile(config, STORE_FILES.readModels.file, 'read models');
 }

@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, fchmodSync, type WriteStream } from 'node:fs';
 import { Command } from 'commander';
 import type { Config } from '../config.ts';
 import type { EventStore } from '../events/event-store.ts';
@@ -11,6 +11,7 @@ import { countProgress } from './count-progress.ts';
 import { requireEventLog } from './existing-stores.ts';
 import { writeText } from './stdout-lines.ts';
 import { userPath } from './user-path.ts';
+import { PRIVATE_FILE_MODE } from '../shared/private-files.ts';
 
 const CHUNK = 4096;
 
@@ -33,9 +34,17 @@ export async function* chunksOf(store: EventStore, query: HistoryTextQuery): Asy
 
 /** The file to write: readable by its owner only, since the log names accounts and requests. */
 async function openOutput(path: string): Promise<WriteStream> {
-  const file = createWriteStream(userPath(path), { mode: 0o600 });
+  const file = createWriteStream(userPath(path), { mode: PRIVATE_FILE_MODE });
   await new Promise<void>((resolve, reject) => {
-    file.once('open', () => resolve());
+    // The mode applies to a file created here; one that existed keeps its own unless narrowed.
+    file.once('open', (fd: number) => {
+      try {
+        fchmodSync(fd, PRIVATE_FILE_MODE);
+        resolve();
+      } catch (error) {
+        reject(new CliError(`cannot write ${path}: ${(error as Error).message}`));
+      }
+    });
     file.once('error', (error) => reject(new CliError(`cannot write ${path}: ${error.message}`)));
   });
   return file;

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Config } from '../config.ts';
 import { verifyChains, type VerifyOutcome } from '../events/chain-verify.ts';
@@ -8,6 +7,7 @@ import { CliError } from './cli-error.ts';
 import { requireEventLog } from './existing-stores.ts';
 import { writeLine } from './stdout-lines.ts';
 import { verifyReadModels } from './verify-read-models.ts';
+import { storePath } from '../shared/store-files.ts';
 
 /** Exit code of a log that fails verification, apart from 1 (the store could not be read at all). */
 export const CHAIN_BROKEN_EXIT = 2;
@@ -20,7 +20,7 @@ function headArgument(text: string): ChainHead {
 
 /** Every chain of the configured event store checked; says whether it seals the log apart (EventStoreDB). */
 async function verifyLog(config: Config, expect: ChainHead | null): Promise<{ outcome: VerifyOutcome; sealed: boolean }> {
-  if (!config.eventStoreUrl) return { outcome: await verifySqliteLog(join(config.dataDir, 'events.sqlite'), expect), sealed: false };
+  if (!config.eventStoreUrl) return { outcome: await verifySqliteLog(storePath(config.dataDir, 'events'), expect), sealed: false };
   const { EsdbChainSource } = await import('../events/esdb-chain-source.ts');
   const source = EsdbChainSource.connect(config.eventStoreUrl);
   try {

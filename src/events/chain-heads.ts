@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { ChainHead } from './event-chain.ts';
+import { storePath } from '../shared/store-files.ts';
 
 /** Where the service reads the head it logs (chain-head-log.ts); null for a store with no log chain head. */
 export interface ChainHeads {
@@ -14,6 +14,6 @@ export async function openChainHeads(config: Config): Promise<ChainHeads | null>
     return EsdbChainSource.connect(config.eventStoreUrl);
   }
   const { SqliteChainSource } = await import('./sqlite-chain-source.ts');
-  const source = new SqliteChainSource(join(config.dataDir, 'events.sqlite'));
+  const source = new SqliteChainSource(storePath(config.dataDir, 'events'));
   return { head: async () => source.head(), close: async () => source.close() };
 }

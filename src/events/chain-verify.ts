@@ -1,4 +1,4 @@
-import { chainHash, eventHash, GENESIS, legacyHash, type ChainHead } from './event-chain.ts';
+import { chainHash, eventHash, GENESIS, legacyHash, RECORDED_HASH_VERSION, recordedEventHash, type ChainHead } from './event-chain.ts';
 import { StreamHeads } from './stream-heads.ts';
 
 /** An event as stored, with the hashes stored beside it (null where there are none). */
@@ -15,6 +15,10 @@ export interface ChainedEvent {
   readonly previousHash: string | null;
   /** The log chain's link stored with the event; null on a store that seals the log instead (EventStoreDB). */
   readonly chainHash: string | null;
+  /** SQLite: the event id and recorded time as stored, and `hash_version` (null: version 1, which leaves them out). */
+  readonly eventId?: unknown;
+  readonly recordedAt?: unknown;
+  readonly hashVersion?: unknown;
 }
 
 /** What a store must give `verifyChains`: the log in position order, page by page, and look-ups. */
@@ -98,8 +102,9 @@ function check(event: ChainedEvent, previous: string, source: ChainSource, walk:
     throw new Broken(position, `no hash stored (${at}): appended without the chain, or its hash was removed`);
   }
   const hashed = legacy ? legacyHash(event) : event.eventHash!;
-  if (!legacy && eventHash(event, previous) !== hashed) {
-    throw new Broken(position, `content changed: the stream, revision, type, data or metadata of ${at} differ from what was hashed when it was appended`);
+  if (!legacy && contentHash(event, previous, at) !== hashed) {
+    const what = recorded(event) ? 'the event id, stream, revision, type, data, metadata or recorded time' : 'the stream, revision, type, data or metadata';
+    throw new Broken(position, `content changed: ${what} of ${at} differ from what was hashed when it was appended`);
   }
   const chain = chainHash(walk.chain, position, hashed);
   if (source.logChain && chain !== event.chainHash) throw new Broken(position, logBreak(walk.last, position));
@@ -107,6 +112,16 @@ function check(event: ChainedEvent, previous: string, source: ChainSource, walk:
   walk.last = position;
   passAnchors(walk, position);
   return hashed;
+}
+
+const recorded = (event: ChainedEvent) => event.hashVersion === RECORDED_HASH_VERSION;
+
+/** The event's hash by its version: with its id and recorded time (2), or without (1, stored as null). */
+function contentHash(event: ChainedEvent, previous: string, at: string): string {
+  if (event.hashVersion === undefined || event.hashVersion === null) return eventHash(event, previous);
+  if (!recorded(event)) throw new Broken(event.position, `unknown hash version ${JSON.stringify(event.hashVersion)} (${at}): the column was changed`);
+  // As text, as appended: a value stored as another type since is a change like any other.
+  return recordedEventHash({ ...event, eventId: String(event.eventId), recordedAt: String(event.recordedAt) }, previous);
 }
 
 const NAMES = { seal: "a seal's", expect: "the expected head's" } as const;

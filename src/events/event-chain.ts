@@ -33,6 +33,30 @@ export function eventHash(content: HashedContent, previous: string): string {
   return hash('sha256', text, 'hex');
 }
 
+/** An event with what the auditor's queries read beside its content: its id and when it was recorded. */
+export interface RecordedContent extends HashedContent {
+  readonly eventId: string;
+  /** The stored text, exactly as stored (ISO-8601). */
+  readonly recordedAt: string;
+}
+
+/**
+ * The event hash of SQLite appends from schema version 4 on (`hash_version` 2): version 1 left the event
+ * id and the recorded time out, so `filters --as-of` could be fooled by a changed time. Events stored
+ * before keep their version 1 hashes (hash_version NULL), so heads recorded earlier still verify:
+ *
+ *   event hash v2 = SHA-256("cf-event-v2\n" + f(event id) + f(stream) + f(revision) + f(type) + f(data)
+ *                           + f(metadata) + f(recorded at) + f(previous))
+ */
+export function recordedEventHash(content: RecordedContent, previous: string): string {
+  const { eventId, stream, revision, type, data, metadata, recordedAt } = content;
+  const fields = `${field(eventId)}${field(stream)}${ascii(String(revision))}${field(type)}${field(data)}${field(metadata)}${field(recordedAt)}${field(previous)}`;
+  return hash('sha256', `cf-event-v2\n${fields}`, 'hex');
+}
+
+/** The hash version SQLite appends write (`hash_version`); NULL in the column is version 1. */
+export const RECORDED_HASH_VERSION = 2;
+
 /** What an event stored before the chains (EventStoreDB) counts with: its content, linked to nothing. */
 export const legacyHash = (content: HashedContent): string => eventHash(content, '');
 

@@ -5,7 +5,7 @@ import { EVENT_COLUMNS } from './sqlite-event-rows.ts';
 const PREFIX = `${FILTER_CATEGORY}-`;
 
 /** A filter stream's creation event, with the account it names; one condition for the trigger and the backfill. */
-const CREATION = (row: string) =>
+export const CREATION = (row: string) =>
   `${row}.type = 'FilterCreated' AND substr(${row}.stream, 1, ${PREFIX.length}) = '${PREFIX}'
    AND json_valid(${row}.data) AND json_type(${row}.data, '$.accountId') = 'text'`;
 

@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { ExpectedRevision } from './event-store.ts';
-import { chainHash, eventHash, GENESIS } from './event-chain.ts';
+import { chainHash, GENESIS, RECORDED_HASH_VERSION, recordedEventHash } from './event-chain.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import { replayedAppend, type StoredEventId } from './sqlite-replayed-append.ts';
 import { describeFailure, type AppendOutcome, type EncodedAppend, type WriterFailure } from './sqlite-writer-protocol.ts';
@@ -77,7 +77,8 @@ export class SqliteAppender {
     // AUTOINCREMENT's counter, not the last row: a position is never given twice, even after rows were removed.
     const lastPosition = sql<[], { seq: number | bigint }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
     const insert = sql(
-      'INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, prev_hash, event_hash, chain_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, prev_hash, event_hash, chain_hash, hash_version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${RECORDED_HASH_VERSION})`,
     );
     // Event ids are UUIDv7, ordered by time: their unique index then grows at one end, where random ids put
     // every append of a group on a page of its own, written to the log and checkpointed again.
@@ -95,9 +96,11 @@ export class SqliteAppender {
       for (const event of events) {
         revision += 1n;
         position += 1n;
-        const hashed = eventHash({ stream: streamName, revision, type: event.type, data: event.data, metadata: event.metadata }, previous);
+        const eventId = event.id ?? uuidv7();
+        const content = { eventId, stream: streamName, revision, type: event.type, data: event.data, metadata: event.metadata, recordedAt };
+        const hashed = recordedEventHash(content, previous);
         chain = chainHash(chain, position, hashed);
-        insert.run(position, event.id ?? uuidv7(), streamName, revision, event.type, event.data, event.metadata, recordedAt, previous, hashed, chain);
+        insert.run(position, eventId, streamName, revision, event.type, event.data, event.metadata, recordedAt, previous, hashed, chain);
         previous = hashed;
       }
       return { ok: true, nextRevision: revision, position };

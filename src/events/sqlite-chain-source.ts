@@ -1,14 +1,28 @@
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { ChainedEvent, ChainSource } from './chain-verify.ts';
 import type { ChainHead } from './event-chain.ts';
+import { accountIndexMismatch } from './sqlite-account-index-check.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 
 /** Rows per read: big enough that a read costs little per row, small enough that memory stays flat. */
 const PAGE = 4096;
 
-type Row = [number | bigint, string, number | bigint, string, string, string, string | null, string | null, string | null];
+type Row = [number | bigint, string, number | bigint, string, string, string, string | null, string | null, string | null, unknown, unknown, unknown];
 
-const toChained = ([position, stream, revision, type, data, metadata, previousHash, eventHash, chainHash]: Row): ChainedEvent => ({
+const toChained = ([
+  position,
+  stream,
+  revision,
+  type,
+  data,
+  metadata,
+  previousHash,
+  eventHash,
+  chainHash,
+  eventId,
+  recordedAt,
+  hashVersion,
+]: Row): ChainedEvent => ({
   position: BigInt(position),
   stream,
   revision: BigInt(revision),
@@ -18,6 +32,9 @@ const toChained = ([position, stream, revision, type, data, metadata, previousHa
   previousHash,
   eventHash,
   chainHash,
+  eventId,
+  recordedAt,
+  hashVersion: typeof hashVersion === 'bigint' ? Number(hashVersion) : hashVersion,
 });
 
 /**
@@ -40,7 +57,8 @@ export class SqliteChainSource implements ChainSource {
 
   async *pages(): AsyncIterable<readonly ChainedEvent[]> {
     const page = this.sql<[bigint, number], Row>(
-      'SELECT position, stream, revision, type, data, metadata, prev_hash, event_hash, chain_hash FROM events WHERE position > ? ORDER BY position LIMIT ?',
+      `SELECT position, stream, revision, type, data, metadata, prev_hash, event_hash, chain_hash, event_id, recorded_at, hash_version
+       FROM events WHERE position > ? ORDER BY position LIMIT ?`,
     ).raw(true);
     const { through } = this.range;
     let after = this.range.after;
@@ -85,6 +103,11 @@ export class SqliteChainSource implements ChainSource {
       'SELECT position, chain_hash FROM events ORDER BY position DESC LIMIT 1',
     ).get();
     return row?.chain_hash ? { position: BigInt(row.position), hash: row.chain_hash } : null;
+  }
+
+  /** Whether the account index (stream_owners) is what the log implies; the chains do not cover it. */
+  accountIndexMismatch(): ReturnType<typeof accountIndexMismatch> {
+    return accountIndexMismatch(this.db);
   }
 
   close(): void {

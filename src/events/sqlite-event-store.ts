@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { isSqliteUnavailable, MAIN_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import { accountEventsStream } from '../accounts/account-events.ts';
@@ -23,6 +22,7 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store.ts';
+import { storePath } from '../shared/store-files.ts';
 
 /** Reads on the main connection: a busy file is retried without blocking, then reported as unavailable. */
 async function reading<T>(call: () => T): Promise<T> {
@@ -70,7 +70,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
   }
 
   static inDataDir(dataDir: string): SqliteEventStore {
-    return new SqliteEventStore(join(dataDir, 'events.sqlite'));
+    return new SqliteEventStore(storePath(dataDir, 'events'));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { sqlStep, type SqliteSchema } from '../shared/sqlite-migrations.ts';
 import { accountIndexStep } from './sqlite-account-index.ts';
 import { chainStep } from './sqlite-chain-step.ts';
+import { recordedHashStep } from './sqlite-recorded-hash-step.ts';
 
 /** `events.sqlite`, step by step. Add a step for every change; never edit one that has shipped. */
 export const eventsSchema: SqliteSchema = {
@@ -24,5 +25,6 @@ export const eventsSchema: SqliteSchema = {
     ),
     accountIndexStep,
     chainStep,
+    recordedHashStep,
   ],
 };

@@ -20,12 +20,28 @@ export interface SplitOptions {
 }
 
 /**
- * `verify` of events.sqlite, split over threads: each event's row holds everything its check needs (its
+ * `verify` of events.sqlite: its chains (below), then its account index against the log it was built
+ * from. The index is not hashed; what the chains prove of the log proves it, by recomputing it.
+ */
+export async function verifySqliteLog(path: string, expect: ChainHead | null, options: SplitOptions = {}): Promise<VerifyOutcome> {
+  const outcome = await verifyLogChains(path, expect, options);
+  if (!outcome.ok) return outcome;
+  const source = new SqliteChainSource(path);
+  try {
+    const mismatch = source.accountIndexMismatch();
+    return mismatch === null ? outcome : { ok: false, events: outcome.events, ...mismatch };
+  } finally {
+    source.close();
+  }
+}
+
+/**
+ * The chains of events.sqlite, split over threads: each event's row holds everything its check needs (its
  * content, the stream's previous hash, its log link, and the link before it), so stretches of the log are
  * checked apart, each thread with its own read connection, and the first failure of the first stretch
  * that fails is the first of the log. The event loop of the calling process stays free meanwhile.
  */
-export async function verifySqliteLog(path: string, expect: ChainHead | null, options: SplitOptions = {}): Promise<VerifyOutcome> {
+async function verifyLogChains(path: string, expect: ChainHead | null, options: SplitOptions): Promise<VerifyOutcome> {
   const { threads = Math.min(4, availableParallelism()), minEventsPerThread = 200_000 } = options;
   const source = new SqliteChainSource(path);
   let points: readonly bigint[];

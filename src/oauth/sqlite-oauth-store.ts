@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { formatToken, hashSecret, mintSecret, secretMatches, splitToken } from '../accounts/token-secret.ts';
 import { newId } from '../shared/ids.ts';
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { AppTokenGrant, CodeGrant, NewApp, OAuthApp, OAuthStore } from './oauth-store.ts';
 import { oauthSchema } from './sqlite-oauth-schema.ts';
+import { storePath } from '../shared/store-files.ts';
 
 interface AppRow {
   id: string;
@@ -53,7 +53,7 @@ export class SqliteOAuthStore implements OAuthStore {
   }
 
   static inDataDir(dataDir: string): SqliteOAuthStore {
-    return new SqliteOAuthStore(join(dataDir, 'oauth.sqlite'));
+    return new SqliteOAuthStore(storePath(dataDir, 'oauth'));
   }
 
   async createApp(app: NewApp): Promise<{ app: OAuthApp; clientSecret: string }> {

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import { sqlStep, type SqliteSchema } from '../shared/sqlite-migrations.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
+import { storePath } from '../shared/store-files.ts';
 
 const schema: SqliteSchema = {
   name: 'rate-limits',
@@ -31,7 +31,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
   }
 
   static inDataDir(dataDir: string): SqliteRateLimitStore {
-    return new SqliteRateLimitStore(join(dataDir, 'rate-limits.sqlite'));
+    return new SqliteRateLimitStore(storePath(dataDir, 'rateLimits'));
   }
 
   async increment(key: string, expiresAtMs: number): Promise<number> {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { ensureDirectory } from './directories.ts';
+import { createPrivateFile } from './private-files.ts';
 import { migrateSqlite, type SqliteSchema } from './sqlite-migrations.ts';
 
 export type SqliteDatabase = Database.Database;
@@ -23,7 +24,10 @@ export class SqliteOpenError extends Error {
  * write lock instead of failing, and its schema brought up to date (or refused when newer than this build).
  */
 export function openSqlite(path: string, schema: SqliteSchema, durability: Durability = 'full'): SqliteDatabase {
-  if (path !== ':memory:') makeDirectory(dirname(path));
+  if (path !== ':memory:') {
+    makeDirectory(dirname(path));
+    makePrivate(path);
+  }
   let db: SqliteDatabase | undefined;
   try {
     db = new Database(path);
@@ -42,6 +46,15 @@ export function openSqlite(path: string, schema: SqliteSchema, durability: Durab
       throw new SqliteOpenError(`cannot open ${path}: ${error.message} (is ${dirname(path)} writable by this user?)`, { cause: error });
     }
     throw error;
+  }
+}
+
+/** Before SQLite creates the file 0644: a new store (and so its -wal and -shm) is its owner's only. */
+function makePrivate(path: string): void {
+  try {
+    createPrivateFile(path);
+  } catch {
+    // An unwritable directory: SQLite's own open fails next, and the error below names the file.
   }
 }
 

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import type { LocationFixture } from '../support/store-locations.ts';
 import { HOSTILE_KEYS } from '../support/store-locations.ts';
+import { sessionKey } from '../../src/webmail/sessions/session-key.ts';
+import type { NewLogin, WebmailSession } from '../../src/webmail/sessions/session-store.ts';
+import { storedSessionData } from '../support/stored-sessions.ts';
 import { IDLE_MS, webmailStoresSubject } from './webmail-stores-fixture.ts';
 
 /** The SessionStore port: Roundcube's database sessions, shared by every connection to the store. */
@@ -24,7 +27,7 @@ export function sessionStoreContract(name: string, fixture: () => LocationFixtur
           loginPageShown: false,
           accountId: null,
           username: null,
-          authSecret: null,
+          authSecretHash: null,
           mailSecret: null,
           lastComposeId: null,
         },
@@ -52,10 +55,11 @@ export function sessionStoreContract(name: string, fixture: () => LocationFixtur
       assert.notEqual(session.id, anonymous.id);
       assert.notEqual(session.requestToken, anonymous.requestToken);
       assert.deepEqual([session.accountId, session.username, session.loginPageShown], ['42', 'alice', false]);
-      assert.match(session.authSecret ?? '', /^[0-9a-v]{26}$/);
+      assert.match(session.authSecret, /^[0-9a-v]{26}$/);
+      assert.equal(session.authSecretHash, sessionKey(session.authSecret));
       assert.equal(await sessions.find(anonymous.id), null);
       assert.equal(await compose.find(anonymous.id, draft.id), null);
-      assert.deepEqual(await sessions.find(session.id), session);
+      assert.deepEqual(await sessions.find(session.id), withoutSecret(session));
       assert.equal(session.mailSecret, null, 'a local account needs no mail secret');
       const imap = await sessions.logIn((await sessions.create(true)).id, 'bob', 'bob', 'sealed.secret.value');
       assert.equal((await sessions.find(imap.id))?.mailSecret, 'sealed.secret.value');
@@ -77,7 +81,7 @@ export function sessionStoreContract(name: string, fixture: () => LocationFixtur
     it('shows every connection the same sessions at once', async () => {
       const [first, second] = [await subject.open(), await subject.open()];
       const session = await first.sessions.logIn((await first.sessions.create(true)).id, '7', 'bob');
-      assert.deepEqual(await second.sessions.find(session.id), session);
+      assert.deepEqual(await second.sessions.find(session.id), withoutSecret(session));
       await second.sessions.destroy(session.id);
       assert.equal(await first.sessions.find(session.id), null);
     });
@@ -94,5 +98,22 @@ export function sessionStoreContract(name: string, fixture: () => LocationFixtur
       }
       assert.deepEqual(await sessions.find(session.id), session);
     });
+
+    it('stores neither a session id nor an auth secret, only their SHA-256, compose IDs included', async () => {
+      const { sessions, compose } = await subject.open();
+      const session = await sessions.logIn((await sessions.create(true)).id, '42', 'alice');
+      await compose.open(session.id, { to: 'x', cc: '', subject: '', body: '' });
+      const stored = JSON.stringify(await storedSessionData(subject.location()));
+      assert.ok(stored.includes(sessionKey(session.id)) && stored.includes(sessionKey(session.authSecret)), stored.slice(0, 400));
+      assert.ok(!stored.includes(session.id), 'no session id');
+      assert.ok(!stored.includes(session.authSecret), 'no auth secret');
+      assert.equal(stored.split(sessionKey(session.id)).length - 1, 2, 'the session and its compose ID name the hash');
+    });
   });
+}
+
+/** What `find` answers for a session just logged in: the same, without the secret only the login knows. */
+function withoutSecret(login: NewLogin): WebmailSession {
+  const { authSecret: _secret, ...session } = login;
+  return session;
 }

@@ -39,6 +39,8 @@ export function webmailStoresSubject(fixture: () => LocationFixture | null) {
       opened.push(stores);
       return stores;
     },
+    /** Where this test's stores are, to read what they wrote without the adapters. */
+    location: (): StoreLocation => location,
     async closeAll(): Promise<void> {
       await Promise.all(opened.splice(0).map((stores) => stores.close()));
     },

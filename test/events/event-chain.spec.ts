@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { chainHash, eventHash, GENESIS } from '../../src/events/event-chain.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
-import { copyOfLog, writeLog } from '../support/sqlite-log-tamper.ts';
+import { verifySqliteLog } from '../../src/events/sqlite-verify.ts';
+import { filterStream } from '../../src/events/filter-events.ts';
+import { randomUUID } from 'node:crypto';
+import { asVersionThreeLog, copyOfLog, setColumn, writeLog } from '../support/sqlite-log-tamper.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
 const content = { stream: 'filter-a', revision: 0n, type: 'FilterCreated', data: '{"n":1}', metadata: '{}' };
@@ -33,9 +36,10 @@ describe('Event chain hashes', () => {
 describe('events.sqlite chain columns', function () {
   this.timeout(60_000);
 
-  it('are filled by the migration exactly as the appends wrote them', async () => {
+  it('are filled by the migration exactly as the appends of that build wrote them (version 1 hashes)', async () => {
     const dir = scratchDir();
     await writeLog(dir);
+    asVersionThreeLog(dir);
     const old = copyOfLog(dir);
     const db = new Database(join(old, 'events.sqlite'));
     db.exec(
@@ -53,8 +57,46 @@ describe('events.sqlite chain columns', function () {
     try {
       const insert = db.prepare('INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
       assert.throws(() => insert.run('id-1', 'filter-x', 0, 'FilterCreated', '{}', '{}', new Date().toISOString()), /older than the file/);
+      // A build of schema version 3 writes all three hashes, of version 1, and no hash_version.
+      const hashed = db.prepare(
+        'INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at, prev_hash, event_hash, chain_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      assert.throws(
+        () => hashed.run('id-2', 'filter-x', 0, 'FilterCreated', '{}', '{}', new Date().toISOString(), GENESIS, GENESIS, GENESIS),
+        /hashes the event id and recorded time: this build is older than the file/,
+      );
     } finally {
       db.close();
     }
+  });
+
+  it('upgrade a log of version 1 hashes without changing its head; appends after are version 2, times covered from there on only', async () => {
+    const dir = scratchDir();
+    await writeLog(dir);
+    asVersionThreeLog(dir);
+    const before = hashes(dir);
+    const head = (await verifySqliteLog(join(dir, 'events.sqlite'), null)) as { ok: true; head: { position: bigint; hash: string } };
+    const store = SqliteEventStore.inDataDir(dir);
+    await store.appendToStream(filterStream(randomUUID()), [{ type: 'FilterCreated', data: { n: 1 }, metadata: {} }], 'no_stream');
+    await store.close();
+    assert.deepEqual(hashes(dir).slice(0, 10), before, 'the stored hashes are kept');
+    const db = new Database(join(dir, 'events.sqlite'), { readonly: true });
+    const versions = db.prepare('SELECT hash_version AS v FROM events ORDER BY position').all() as { v: number | null }[];
+    db.close();
+    assert.deepEqual(
+      versions.map((row) => row.v),
+      [...Array<null>(10).fill(null), 2],
+    );
+    const after = await verifySqliteLog(join(dir, 'events.sqlite'), head.head);
+    assert.equal(
+      after.ok,
+      true,
+      JSON.stringify(after, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+    );
+    // The limit docs/auditing.md states: an event hashed before the upgrade does not cover its time.
+    setColumn(dir, 3n, 'recorded_at', '2000-01-01T00:00:00.000Z');
+    assert.equal((await verifySqliteLog(join(dir, 'events.sqlite'), head.head)).ok, true);
+    setColumn(dir, 11n, 'recorded_at', '2000-01-01T00:00:00.000Z');
+    assert.equal((await verifySqliteLog(join(dir, 'events.sqlite'), head.head)).ok, false);
   });
 });

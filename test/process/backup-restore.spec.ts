@@ -43,8 +43,9 @@ describe('content-filters backup <dir>, and restoring it', function () {
     writing = false;
     await Promise.all(writers);
     assert.equal(backup.code, 0, backup.stderr);
-    assert.deepEqual(backup.stdout.trim().split('\n'), ['read-models.sqlite', 'events.sqlite', 'accounts.sqlite', 'webmail-sessions.sqlite', 'mail.sqlite']);
-    assert.deepEqual(readdirSync(backupDir).sort(), ['accounts.sqlite', 'events.sqlite', 'mail.sqlite', 'read-models.sqlite', 'webmail-sessions.sqlite']);
+    const copies = ['read-models.sqlite', 'events.sqlite', 'accounts.sqlite', 'oauth.sqlite', 'idempotency.sqlite', 'webmail-sessions.sqlite', 'mail.sqlite'];
+    assert.deepEqual(backup.stdout.trim().split('\n'), copies);
+    assert.deepEqual(readdirSync(backupDir).sort(), [...copies].sort());
     assert.equal(statSync(backupDir).mode & 0o777, 0o700, 'the copies (password hashes, tokens) are for their owner only');
     assert.equal(await service.kill('SIGTERM'), 0);
 

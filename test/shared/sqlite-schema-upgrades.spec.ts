@@ -12,6 +12,8 @@ import { latestVersion, SchemaTooNewError } from '../../src/shared/schema-migrat
 import { mailSchema } from '../../src/webmail/mail/sqlite-mail-schema.ts';
 import { SqliteMailStore } from '../../src/webmail/mail/sqlite-mail-store.ts';
 import { SqliteSessionStore } from '../../src/webmail/sessions/sqlite-session-store.ts';
+import { SqliteComposeStore } from '../../src/webmail/sessions/sqlite-compose-store.ts';
+import { matchesSessionKey, sessionKey } from '../../src/webmail/sessions/session-key.ts';
 import { openSessionDatabase, webmailSessionsSchema } from '../../src/webmail/sessions/sqlite-sessions-schema.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
@@ -189,15 +191,21 @@ describe('SQLite files written before schema versions', () => {
         sending INTEGER NOT NULL DEFAULT 0, defaults TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS webmail_compose_session ON webmail_compose (session_id);`,
       `INSERT INTO webmail_sessions (id, request_token, login_page_shown, account_id, username, auth_secret, expires_at)
-       VALUES ('oldsession', 'oldtoken', 0, '9', 'olduser', 'secret', ${expires});`,
+       VALUES ('oldsession', 'oldtoken', 0, '9', 'olduser', 'oldsecret', ${expires});
+       INSERT INTO webmail_compose (id, session_id, defaults) VALUES ('12345abc', 'oldsession', '{"to":"","cc":"","subject":"kept","body":""}');`,
     );
     const db = openSessionDatabase(dir);
     try {
       const session = await new SqliteSessionStore(db, 60_000).find('oldsession');
       assert.deepEqual(
-        { token: session?.requestToken, account: session?.accountId, auth: session?.authSecret },
-        { token: 'oldtoken', account: '9', auth: 'secret' },
+        { token: session?.requestToken, account: session?.accountId, auth: matchesSessionKey('oldsecret', session?.authSecretHash ?? null) },
+        { token: 'oldtoken', account: '9', auth: true },
       );
+      assert.equal((await new SqliteComposeStore(db).find('oldsession', '12345abc'))?.defaults.subject, 'kept', 'its compose ID follows it');
+      // Step 4 hashed them in place: the file no longer holds the id nor the secret a browser sends.
+      const stored = JSON.stringify(db.prepare('SELECT * FROM webmail_sessions, webmail_compose').all());
+      assert.ok(stored.includes(sessionKey('oldsession')) && stored.includes(sessionKey('oldsecret')), stored);
+      assert.ok(!stored.includes('"oldsession"') && !stored.includes('oldsecret'), stored);
     } finally {
       db.close();
     }

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { chainHash, eventHash, GENESIS } from '../../src/events/event-chain.ts';
+import { chainHash, eventHash, GENESIS, recordedEventHash } from '../../src/events/event-chain.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { scratchDir } from './scratch-dir.ts';
@@ -52,8 +52,8 @@ export function swapEvents(dir: string, a: bigint, b: bigint): void {
     const row = db.prepare('SELECT * FROM events WHERE position = ?');
     const [first, second] = [row.get(a), row.get(b)] as Record<string, unknown>[];
     const put = db.prepare(
-      'INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, prev_hash, event_hash, chain_hash) ' +
-        'VALUES (@position, @event_id, @stream, @revision, @type, @data, @metadata, @recorded_at, @prev_hash, @event_hash, @chain_hash)',
+      'INSERT INTO events (position, event_id, stream, revision, type, data, metadata, recorded_at, prev_hash, event_hash, chain_hash, hash_version) ' +
+        'VALUES (@position, @event_id, @stream, @revision, @type, @data, @metadata, @recorded_at, @prev_hash, @event_hash, @chain_hash, @hash_version)',
     );
     db.transaction(() => {
       db.prepare('DELETE FROM events WHERE position IN (?, ?)').run(a, b);
@@ -69,9 +69,19 @@ export function swapEvents(dir: string, a: bigint, b: bigint): void {
  */
 export function rewriteHistory(dir: string, position: bigint): void {
   changeOneByte(dir, position, 'data', 2);
+  rehash(dir);
+}
+
+/** Every hash computed again from the rows, each with the formula its `hash_version` names. */
+export function rehash(dir: string): void {
   withLog(dir, (db) => {
-    const rows = db.prepare('SELECT position, stream, revision, type, data, metadata FROM events ORDER BY position').all() as {
+    const rows = db
+      .prepare('SELECT position, event_id, stream, revision, type, data, metadata, recorded_at, hash_version FROM events ORDER BY position')
+      .all() as {
       position: number;
+      event_id: string;
+      recorded_at: string;
+      hash_version: number | null;
       stream: string;
       revision: number;
       type: string;
@@ -83,12 +93,28 @@ export function rewriteHistory(dir: string, position: bigint): void {
     const store = db.prepare('UPDATE events SET prev_hash = ?, event_hash = ?, chain_hash = ? WHERE position = ?');
     for (const row of rows) {
       const previous = streams.get(row.stream) ?? GENESIS;
-      const hashed = eventHash(row, previous);
+      const recorded = { ...row, eventId: row.event_id, recordedAt: row.recorded_at };
+      const hashed = row.hash_version === null ? eventHash(row, previous) : recordedEventHash(recorded, previous);
       chain = chainHash(chain, row.position, hashed);
       streams.set(row.stream, hashed);
       store.run(previous, hashed, chain, row.position);
     }
   });
+}
+
+/**
+ * The log as a build before schema version 4 wrote it: version 1 hashes (no event id, no recorded time),
+ * no `hash_version` column, no trigger asking for it, schema version 3.
+ */
+export function asVersionThreeLog(dir: string): void {
+  withLog(dir, (db) => db.exec('UPDATE events SET hash_version = NULL'));
+  rehash(dir);
+  withLog(dir, (db) => db.exec('DROP TRIGGER events_need_recorded_hash; ALTER TABLE events DROP COLUMN hash_version; PRAGMA user_version = 3;'));
+}
+
+/** The stored text of one column of the event at `position` replaced, and nothing else. */
+export function setColumn(dir: string, position: bigint, column: 'recorded_at' | 'event_id' | 'hash_version', value: string | number | null): void {
+  withLog(dir, (db) => db.prepare(`UPDATE events SET ${column} = ? WHERE position = ?`).run(value, position));
 }
 
 /** Ten events of three filters, interleaved: positions 1..10, each stream's revisions spread over the log. */

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { openSqlite, statementCache, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
 import { IDEMPOTENCY_KEY_TTL_MS, recordIdOf, type Claim, type IdempotencyKey, type IdempotencyStore, type KeyedCommand } from './idempotency-store.ts';
+import { storePath } from '../../shared/store-files.ts';
 
 /** `idempotency.sqlite`, step by step. Add a step for every change; never edit one that has shipped. */
 export const idempotencySchema: SqliteSchema = {
@@ -59,7 +59,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   static inDataDir(dataDir: string): SqliteIdempotencyStore {
-    return new SqliteIdempotencyStore(join(dataDir, 'idempotency.sqlite'));
+    return new SqliteIdempotencyStore(storePath(dataDir, 'idempotency'));
   }
 
   async claim(key: IdempotencyKey, proposed: KeyedCommand, nowMs: number): Promise<Claim> {

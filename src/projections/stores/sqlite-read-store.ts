@@ -1,6 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
-import { join } from 'node:path';
 import { watchSqliteCommits } from '../../events/sqlite-change-watch.ts';
 import type { LeaseHolder } from '../../shared/leases.ts';
 import type { AnnouncedPosition } from './announced-positions.ts';
@@ -15,6 +14,7 @@ import { SqliteLeases } from './sqlite-leases.ts';
 import { readModelsSchema } from './sqlite-read-models-schema.ts';
 import { createReadIndexes, dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
 import { SqliteReadTables } from './sqlite-read-tables.ts';
+import { storePath } from '../../shared/store-files.ts';
 
 interface Pointer {
   current: number;
@@ -64,7 +64,7 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   static inDataDir(dataDir: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
-    return SqliteReadStore.open(join(dataDir, 'read-models.sqlite'), options);
+    return SqliteReadStore.open(storePath(dataDir, 'readModels'), options);
   }
 
   /**

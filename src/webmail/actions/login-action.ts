@@ -73,7 +73,7 @@ export async function loginAction(services: WebmailServices, request: WebmailReq
   const session = await services.sessions.logIn(request.session.id, identity.accountId, identity.username, identity.secret);
   request.session = session;
   setSessionCookie(request.ctx, session.id);
-  setAuthCookie(request.ctx, session.authSecret!);
+  setAuthCookie(request.ctx, session.authSecret);
   services.logins.succeeded(user, identity.accountId, clientAddress(request), session.id);
   redirect(request.ctx, '/webmail/?_task=mail&_mbox=INBOX');
 }

@@ -34,7 +34,9 @@ export class RoundcubeLogFile {
     name: string,
     private readonly now: () => Date,
   ) {
-    ensureDirectory(logDir);
+    // 0750 with the files' 0640: the group's log readers (fail2ban, a shipper) may enter, as in
+    // Roundcube's packages; under the 0700 DATA_DIR (the default LOG_DIR) nobody else can reach it.
+    ensureDirectory(logDir, 0o750);
     this.path = join(logDir, name);
   }
 

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { MAIN_THREAD_BUSY_TIMEOUT_MS } from '../../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { mailSchema } from './sqlite-mail-schema.ts';
 import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
+import { storePath } from '../../shared/store-files.ts';
 
 type EntryRow = {
   uid: number;
@@ -42,7 +42,7 @@ export class SqliteMailStore implements MailStore {
   }
 
   static inDataDir(dataDir: string): SqliteMailStore {
-    return new SqliteMailStore(join(dataDir, 'mail.sqlite'));
+    return new SqliteMailStore(storePath(dataDir, 'mail'));
   }
 
   async deliver(delivery: Delivery): Promise<{ sentUid: number }> {

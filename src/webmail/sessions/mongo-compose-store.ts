@@ -2,9 +2,11 @@ import type { Collection, Db } from 'mongodb';
 import { isKey, mongoCall } from '../../shared/mongo-connection.ts';
 import type { ComposeDefaults, ComposeSession, ComposeStore } from './compose-store.ts';
 import { newComposeId } from './random-strings.ts';
+import { sessionKey } from './session-key.ts';
 
 interface ComposeDoc {
   _id: string;
+  /** The hash its session is stored under (session-key.ts). */
   sessionId: string;
   sending: boolean;
   defaults: ComposeDefaults;
@@ -25,7 +27,7 @@ export class MongoComposeStore implements ComposeStore {
       const id = newComposeId();
       const thread = defaults.inReplyTo ? { inReplyTo: defaults.inReplyTo, references: [...(defaults.references ?? [])] } : {};
       const copy = { to: defaults.to, cc: defaults.cc, subject: defaults.subject, body: defaults.body, ...thread };
-      await this.compose.insertOne({ _id: id, sessionId, sending: false, defaults: copy });
+      await this.compose.insertOne({ _id: id, sessionId: sessionKey(sessionId), sending: false, defaults: copy });
       return { id, defaults: copy };
     });
   }
@@ -33,7 +35,7 @@ export class MongoComposeStore implements ComposeStore {
   find(sessionId: string, id: string): Promise<ComposeSession | null> {
     return mongoCall(STORE, async () => {
       if (!isKey(sessionId) || !isKey(id)) return null;
-      const doc = await this.compose.findOne({ _id: id, sessionId, sending: false });
+      const doc = await this.compose.findOne({ _id: id, sessionId: sessionKey(sessionId), sending: false });
       return doc ? { id: doc._id, defaults: doc.defaults } : null;
     });
   }
@@ -41,7 +43,7 @@ export class MongoComposeStore implements ComposeStore {
   claim(sessionId: string, id: string): Promise<boolean> {
     return mongoCall(STORE, async () => {
       if (!isKey(sessionId) || !isKey(id)) return false;
-      const result = await this.compose.updateOne({ _id: id, sessionId, sending: false }, { $set: { sending: true } });
+      const result = await this.compose.updateOne({ _id: id, sessionId: sessionKey(sessionId), sending: false }, { $set: { sending: true } });
       return result.modifiedCount === 1;
     });
   }

@@ -1,4 +1,5 @@
 import type { MongoSchema } from '../../shared/mongo-migrations.ts';
+import { sessionKeysStep } from './mongo-session-keys-step.ts';
 
 /**
  * The webmail's session collections in MongoDB (sessions, compose IDs, login counters), step by step.
@@ -15,5 +16,6 @@ export const mongoWebmailSchema: MongoSchema = {
         await db.collection('webmail_compose').createIndex({ sessionId: 1 }, { name: 'by_session' });
       },
     },
+    sessionKeysStep,
   ],
 };

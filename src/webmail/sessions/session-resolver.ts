@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { LoggedInSession } from '../actions/logged-in-session.ts';
 import { readSessionCookies } from './session-cookies.ts';
+import { matchesSessionKey } from './session-key.ts';
 import type { SessionStore, WebmailSession } from './session-store.ts';
 
 export type ResolvedSession = {
@@ -11,13 +11,6 @@ export type ResolvedSession = {
   /** The browser held a session that expired, or a logged-in one whose auth cookie did not match. */
   readonly sessionLost: boolean;
 };
-
-function sameSecret(sent: string | undefined, expected: string): boolean {
-  if (sent === undefined) return false;
-  const a = Buffer.from(sent);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * Finds the session named by the session cookie. A logged-in session also needs its auth cookie
@@ -30,7 +23,7 @@ export async function resolveSession(ctx: Context, sessions: SessionStore): Prom
   const session = hadSessionCookie ? await sessions.find(cookies.sessionId!) : null;
   if (!session) return { session: null, loggedIn: null, hadSessionCookie, sessionLost: hadSessionCookie };
   if (session.accountId === null) return { session, loggedIn: null, hadSessionCookie, sessionLost: false };
-  if (!sameSecret(cookies.authSecret, session.authSecret ?? '')) {
+  if (!matchesSessionKey(cookies.authSecret, session.authSecretHash)) {
     await sessions.destroy(session.id);
     return { session: null, loggedIn: null, hadSessionCookie, sessionLost: true };
   }

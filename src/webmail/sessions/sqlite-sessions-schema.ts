@@ -1,6 +1,7 @@
-import { join } from 'node:path';
 import { openSqlite, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
+import { sessionKey } from './session-key.ts';
+import { storePath } from '../../shared/store-files.ts';
 
 /**
  * `webmail-sessions.sqlite`, which holds the sessions, their compose IDs and the login
@@ -43,8 +44,22 @@ export const webmailSessionsSchema: SqliteSchema = {
       );`,
     ),
     sqlStep(3, 'the sealed mail server password of a session signed in over IMAP', `ALTER TABLE webmail_sessions ADD COLUMN mail_secret TEXT;`),
+    {
+      version: 4,
+      description: 'session ids and auth secrets stored as their SHA-256 only; the sessions already stored hashed in place, so nobody is logged out',
+      up: (db) => {
+        db.function('cf_session_key', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? sessionKey(text) : null));
+        // The compose IDs point at the old ids until both tables are rewritten: checked at commit instead.
+        db.pragma('defer_foreign_keys = ON');
+        db.exec(`
+          UPDATE webmail_compose SET session_id = cf_session_key(session_id);
+          UPDATE webmail_sessions SET id = cf_session_key(id), auth_secret = cf_session_key(auth_secret);
+          ALTER TABLE webmail_sessions RENAME COLUMN auth_secret TO auth_secret_hash;
+        `);
+      },
+    },
   ],
 };
 
 /** `<dataDir>/webmail-sessions.sqlite`, shared by the session, compose and rate-limit stores. */
-export const openSessionDatabase = (dataDir: string): SqliteDatabase => openSqlite(join(dataDir, 'webmail-sessions.sqlite'), webmailSessionsSchema);
+export const openSessionDatabase = (dataDir: string): SqliteDatabase => openSqlite(storePath(dataDir, 'webmailSessions'), webmailSessionsSchema);
