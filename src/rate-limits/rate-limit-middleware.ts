@@ -1,7 +1,7 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { presentedToken, type AppTokenLookup } from '../http/authentication.ts';
-import { StoreUnavailableError } from '../shared/store-unavailable.ts';
+import { BatchedCounter } from './batched-counter.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { windowOf, type RequestFacts, type Throttle } from './throttles.ts';
 
@@ -37,6 +37,7 @@ export function rateLimits(deps: { store: RateLimitStore; throttles: readonly Th
     const app = deps.appTokens ? await deps.appTokens(token) : null;
     return { accountId: null, appTokenId: app ? app.tokenId : null };
   };
+  const counter = new BatchedCounter(deps.store);
   return async (ctx: Context, next: Next): Promise<void> => {
     if (!counts(ctx.path) || ctx.method === 'OPTIONS') {
       await next();
@@ -49,16 +50,9 @@ export function rateLimits(deps: { store: RateLimitStore; throttles: readonly Th
       const key = throttle.discriminator(facts);
       if (key === null) continue;
       const window = windowOf(throttle.periodSeconds, now);
-      let count: number;
-      try {
-        count = await deps.store.increment(`${throttle.name}:${key}:${window.index}`, window.endsAtMs);
-      } catch (error) {
-        // rack-attack fails open when its cache store is down (its Redis proxy rescues connection errors
-        // and counts nothing): an unreachable counter store must not take the API down with it. Matched by
-        // name, as the store's driver adapter loads on demand (store-unavailable.ts).
-        if ((error as Error | null)?.name === StoreUnavailableError.name) continue;
-        throw error;
-      }
+      // A counter store that cannot answer within BatchedCounter's deadline is a 503 (StoreUnavailableError),
+      // as the docs say: never a request let through uncounted, never a wait on a frozen store.
+      const count = await counter.increment(`${throttle.name}:${key}:${window.index}`, window.endsAtMs);
       counted.push({ throttle, count, resetAtMs: window.endsAtMs });
     }
     const over = counted.find((c) => c.count > c.throttle.limit);

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
+import { REQUEST_BUSY_LIMIT_MS, sharedStoreCall } from '../shared/sqlite-busy.ts';
 import { sqlStep, type SqliteSchema } from '../shared/sqlite-migrations.ts';
-import type { RateLimitStore } from './rate-limit-store.ts';
+import type { CounterIncrement, RateLimitStore } from './rate-limit-store.ts';
 
 const schema: SqliteSchema = {
   name: 'rate-limits',
@@ -15,39 +17,69 @@ const schema: SqliteSchema = {
   ],
 };
 
-/** How often, at most, expired counters are swept (one DELETE, bounded by the index). */
+/** How often, at most, expired counters are swept. */
 const SWEEP_EVERY_MS = 60_000;
 
-/** `<DATA_DIR>/rate-limits.sqlite`: shared by the processes on one host; an upsert per counted request. */
+/** Expired counters deleted per step of a sweep: a few milliseconds of the event loop at most. */
+const SWEEP_STEP_ROWS = 500;
+
+/** The WAL is cut back to this after each checkpoint, instead of staying as large as it ever grew. */
+const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+
+const STORE = 'rate limits';
+const SHOWN_AS = 'the rate-limit counters';
+
+/** `<DATA_DIR>/rate-limits.sqlite`: shared by the processes on one host; one transaction per batch of counts. */
 export class SqliteRateLimitStore implements RateLimitStore {
   private readonly db: SqliteDatabase;
-  private readonly sql: ReturnType<typeof statementCache>;
+  private readonly addAll: (increments: readonly CounterIncrement[]) => number[];
+  private readonly sweepStep: (nowMs: number) => number;
   private lastSweep = 0;
+  private sweeping: Promise<void> | null = null;
 
   constructor(path: string) {
     // Counters are not acknowledged writes: losing the last ones in a power cut costs nothing.
-    this.db = openSqlite(path, schema, 'rebuildable');
-    this.sql = statementCache(this.db);
+    this.db = openSqlite(path, schema, 'rebuildable', 'main-thread');
+    this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    const sql = statementCache(this.db);
+    // Run to completion (no RETURNING read with .get()): a statement left unfinished keeps its read
+    // transaction open, and SQLite then never checkpoints the WAL, which grows by a page per count.
+    const upsert = sql('INSERT INTO counters (key, count, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET count = count + excluded.count');
+    const read = sql<[string], number>('SELECT count FROM counters WHERE key = ?').pluck();
+    this.addAll = this.db.transaction((increments: readonly CounterIncrement[]) =>
+      increments.map(({ key, by, expiresAtMs }) => {
+        upsert.run(key, by, expiresAtMs);
+        return read.get(key)!;
+      }),
+    );
+    const sweep = sql('DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE expires_at < ? LIMIT ?)');
+    this.sweepStep = (nowMs) => sweep.run(nowMs, SWEEP_STEP_ROWS).changes;
   }
 
   static inDataDir(dataDir: string): SqliteRateLimitStore {
     return new SqliteRateLimitStore(join(dataDir, 'rate-limits.sqlite'));
   }
 
-  async increment(key: string, expiresAtMs: number): Promise<number> {
+  async incrementAll(increments: readonly CounterIncrement[]): Promise<readonly number[]> {
     const now = Date.now();
-    if (now - this.lastSweep > SWEEP_EVERY_MS) {
+    if (now - this.lastSweep > SWEEP_EVERY_MS && !this.sweeping) {
       this.lastSweep = now;
-      this.sql('DELETE FROM counters WHERE expires_at < ?').run(now);
+      this.sweeping = this.sweep(now).finally(() => (this.sweeping = null));
     }
-    return this.sql<[string, number], number>(
-      'INSERT INTO counters (key, count, expires_at) VALUES (?, 1, ?) ON CONFLICT (key) DO UPDATE SET count = count + 1 RETURNING count',
-    )
-      .pluck()
-      .get(key, expiresAtMs)!;
+    return sharedStoreCall(STORE, () => this.addAll(increments), REQUEST_BUSY_LIMIT_MS, SHOWN_AS);
+  }
+
+  /** Deletes expired counters a step at a time, each its own short transaction, letting requests run between. */
+  async sweep(nowMs: number): Promise<void> {
+    try {
+      while ((await sharedStoreCall(STORE, () => this.sweepStep(nowMs), REQUEST_BUSY_LIMIT_MS, SHOWN_AS)) === SWEEP_STEP_ROWS) await nextTurn();
+    } catch {
+      // A locked or failing file: the next minute's sweep tries again; counts meanwhile say what is wrong.
+    }
   }
 
   async close(): Promise<void> {
-    this.db.close();
+    await this.sweeping;
+    if (this.db.open) this.db.close();
   }
 }

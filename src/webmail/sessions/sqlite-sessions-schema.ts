@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { openSqlite, type SqliteDatabase } from '../../shared/sqlite.ts';
+import { openSqlite, type BusyWait, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
 
 /**
@@ -47,4 +47,5 @@ export const webmailSessionsSchema: SqliteSchema = {
 };
 
 /** `<dataDir>/webmail-sessions.sqlite`, shared by the session, compose and rate-limit stores. */
-export const openSessionDatabase = (dataDir: string): SqliteDatabase => openSqlite(join(dataDir, 'webmail-sessions.sqlite'), webmailSessionsSchema);
+export const openSessionDatabase = (dataDir: string, busyWait: BusyWait = 'blocking'): SqliteDatabase =>
+  openSqlite(join(dataDir, 'webmail-sessions.sqlite'), webmailSessionsSchema, 'full', busyWait);
