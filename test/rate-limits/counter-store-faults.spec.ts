@@ -32,10 +32,10 @@ async function timed(request: () => Promise<ApiResponse>): Promise<{ answer: Api
  * meanwhile, and the event loop never stands still longer than STALL_BOUND_MS.
  */
 async function refusedQuickly(server: TestServer, request: () => Promise<ApiResponse>, store: string, what: string): Promise<void> {
-  const stall = new LoopStall();
+  const stall = await LoopStall.start();
   const [refused, live] = await Promise.all([timed(request), timed(() => server.request('GET', '/health/live'))]);
   const again = await timed(request);
-  const worstStall = stall.stop();
+  const worstStall = await stall.stop();
   console.log(
     `      ${what}: ${refused.answer.status} in ${refused.ms.toFixed(0)} ms, again ${again.answer.status} in ${again.ms.toFixed(0)} ms; /health/live in ${live.ms.toFixed(0)} ms; worst loop stall ${worstStall.toFixed(1)} ms`,
   );
