@@ -66,7 +66,7 @@ export class BatchedCounter {
   private openBatch(): Batch {
     const last = this.queue.at(-1);
     // The batch at the head is the one in flight while sending: later counts wait in the next one.
-    if (last && !(this.sending && last === this.queue[0]) && last.keys.size < MAX_KEYS_PER_BATCH) return last;
+    if (last && !last.settled && !(this.sending && last === this.queue[0]) && last.keys.size < MAX_KEYS_PER_BATCH) return last;
     const batch: Batch = { keys: new Map(), timer: undefined, settled: false };
     batch.timer = setTimeout(() => this.expire(batch), this.deadlineMs);
     this.queue.push(batch);
