@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
 import { REQUEST_BUSY_LIMIT_MS, sharedStoreCall } from '../shared/sqlite-busy.ts';
 import { sqlStep, type SqliteSchema } from '../shared/sqlite-migrations.ts';
+import { WalCheckpointer } from '../shared/wal-checkpointer.ts';
 import type { CounterIncrement, RateLimitStore } from './rate-limit-store.ts';
 
 const schema: SqliteSchema = {
@@ -34,6 +35,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
   private readonly db: SqliteDatabase;
   private readonly addAll: (increments: readonly CounterIncrement[]) => number[];
   private readonly sweepStep: (nowMs: number) => number;
+  private readonly checkpoints: WalCheckpointer;
   private lastSweep = 0;
   private sweeping: Promise<void> | null = null;
 
@@ -41,19 +43,29 @@ export class SqliteRateLimitStore implements RateLimitStore {
     // Counters are not acknowledged writes: losing the last ones in a power cut costs nothing.
     this.db = openSqlite(path, schema, 'rebuildable', 'main-thread');
     this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    this.checkpoints = new WalCheckpointer(this.db);
     const sql = statementCache(this.db);
     // Run to completion (no RETURNING read with .get()): a statement left unfinished keeps its read
     // transaction open, and SQLite then never checkpoints the WAL, which grows by a page per count.
     const upsert = sql('INSERT INTO counters (key, count, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET count = count + excluded.count');
     const read = sql<[string], number>('SELECT count FROM counters WHERE key = ?').pluck();
-    this.addAll = this.db.transaction((increments: readonly CounterIncrement[]) =>
+    const addAll = this.db.transaction((increments: readonly CounterIncrement[]) =>
       increments.map(({ key, by, expiresAtMs }) => {
         upsert.run(key, by, expiresAtMs);
         return read.get(key)!;
       }),
     );
+    this.addAll = (increments) => {
+      const counts = addAll(increments);
+      this.checkpoints.wrote();
+      return counts;
+    };
     const sweep = sql('DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE expires_at < ? LIMIT ?)');
-    this.sweepStep = (nowMs) => sweep.run(nowMs, SWEEP_STEP_ROWS).changes;
+    this.sweepStep = (nowMs) => {
+      const { changes } = sweep.run(nowMs, SWEEP_STEP_ROWS);
+      this.checkpoints.wrote();
+      return changes;
+    };
   }
 
   static inDataDir(dataDir: string): SqliteRateLimitStore {
@@ -66,13 +78,18 @@ export class SqliteRateLimitStore implements RateLimitStore {
       this.lastSweep = now;
       this.sweeping = this.sweep(now).finally(() => (this.sweeping = null));
     }
+    await this.checkpoints.room();
     return sharedStoreCall(STORE, () => this.addAll(increments), REQUEST_BUSY_LIMIT_MS, SHOWN_AS);
   }
 
   /** Deletes expired counters a step at a time, each its own short transaction, letting requests run between. */
   async sweep(nowMs: number): Promise<void> {
     try {
-      while ((await sharedStoreCall(STORE, () => this.sweepStep(nowMs), REQUEST_BUSY_LIMIT_MS, SHOWN_AS)) === SWEEP_STEP_ROWS) await nextTurn();
+      for (;;) {
+        await this.checkpoints.room();
+        if ((await sharedStoreCall(STORE, () => this.sweepStep(nowMs), REQUEST_BUSY_LIMIT_MS, SHOWN_AS)) < SWEEP_STEP_ROWS) return;
+        await nextTurn();
+      }
     } catch {
       // A locked or failing file: the next minute's sweep tries again; counts meanwhile say what is wrong.
     }
@@ -80,6 +97,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
 
   async close(): Promise<void> {
     await this.sweeping;
+    await this.checkpoints.close();
     if (this.db.open) this.db.close();
   }
 }
