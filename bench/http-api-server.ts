@@ -2,10 +2,11 @@
  * Child process of http-api-bench.ts: the filters API as `npm start` runs it (compiled, SQLite files in a fresh
  * temporary DATA_DIR, the projector in process, JSON logs at info level on stdout, which the bench sends
  * to a file), seeded through its own HTTP API. Tells the bench over IPC what it seeded, then serves
- * until SIGTERM. With BENCH_PROFILE=<dir> it records a V8 CPU profile from the end of seeding to exit.
+ * until SIGTERM; answers 'cpu' (CPU time used) and 'stall' (the worst event-loop delay since the last 'stall'). With BENCH_PROFILE=<dir> it records a V8 CPU profile from the end of seeding to exit.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_FILTER } from './bench-filter.ts';
@@ -59,7 +60,14 @@ for (const size of LIST_SIZES) tokens[`size${size}`] = (await accountWith(`size$
 const profiler = process.env.BENCH_PROFILE ? await startProfiler(process.env.BENCH_PROFILE) : null;
 const seeded: SeededApi = { url: service.url, dataDir, tokens, postTokens, putTargets };
 process.send!(seeded);
+// The longest the event loop stood still since the last question ('stall'), for benches that bound it.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 process.on('message', (message: unknown) => {
+  if (message === 'stall') {
+    process.send!({ stallMs: loopDelay.max / 1e6 });
+    loopDelay.reset();
+  }
   if (message !== 'cpu') return;
   const { user, system } = process.cpuUsage();
   process.send!({ cpuMicros: user + system });

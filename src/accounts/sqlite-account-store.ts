@@ -1,5 +1,5 @@
 import { newId } from '../shared/ids.ts';
-import { MAIN_THREAD_BUSY_TIMEOUT_MS, sharedStoreCall } from '../shared/sqlite-busy.ts';
+import { sharedStoreCall } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import { accountsSchema } from './sqlite-accounts-schema.ts';
 import { AccountError, checkUsername, LAST_USED_PRECISION_MS, type Account, type AccountStore, type TokenGrant, type TokenRecord } from './account-store.ts';
@@ -48,8 +48,7 @@ export class SqliteAccountStore implements AccountStore {
   private readonly tokens: TokenCache;
 
   constructor(path: string) {
-    this.db = openSqlite(path, accountsSchema);
-    this.db.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_TIMEOUT_MS}`);
+    this.db = openSqlite(path, accountsSchema, 'full', 'main-thread');
     this.sql = statementCache(this.db);
     const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
     this.tokens = new TokenCache(() => dataVersion.get()!);

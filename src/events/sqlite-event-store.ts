@@ -1,4 +1,4 @@
-import { isSqliteUnavailable, MAIN_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from '../shared/sqlite-busy.ts';
+import { isSqliteUnavailable, retryWhileBusy } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import { accountEventsStream } from '../accounts/account-events.ts';
 import type { AccountStreams } from './account-streams.ts';
@@ -59,8 +59,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
 
   constructor(private readonly path: string) {
     // Creates the file and brings its schema up to date before the writer thread opens it.
-    this.db = openSqlite(path, eventsSchema);
-    this.db.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_TIMEOUT_MS}`);
+    this.db = openSqlite(path, eventsSchema, 'full', 'main-thread');
     this.sql = statementCache(this.db);
     this.writer = new SqliteWriter(path);
     this.appends = new GroupCommit(

@@ -36,7 +36,11 @@ const UNAVAILABLE: Record<string, string> = {
 };
 
 function unavailableMessage(error: unknown): string | null {
-  return error instanceof Error ? (UNAVAILABLE[error.name] ?? null) : null;
+  if (!(error instanceof Error)) return null;
+  // Which shared store: accounts, rate-limit counters, OAuth, Idempotency-Key records (store-unavailable.ts).
+  const store = (error as { store?: unknown }).store;
+  if (error.name === StoreUnavailableError.name && typeof store === 'string') return `Service unavailable: ${store} cannot be reached`;
+  return UNAVAILABLE[error.name] ?? null;
 }
 
 function statusAndMessage(error: unknown): [number, string] {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { formatToken, hashSecret, mintSecret, secretMatches, splitToken } from '../accounts/token-secret.ts';
 import { newId } from '../shared/ids.ts';
 import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
+import { REQUEST_BUSY_LIMIT_MS, retryingStore } from '../shared/sqlite-busy.ts';
 import type { AppTokenGrant, CodeGrant, NewApp, OAuthApp, OAuthStore } from './oauth-store.ts';
 import { oauthSchema } from './sqlite-oauth-schema.ts';
 import { storePath } from '../shared/store-files.ts';
@@ -39,6 +40,24 @@ const toApp = (row: AppRow): OAuthApp => ({
   revokedAt: row.revoked_at,
 });
 
+// Each is one statement, one transaction, or steps that may run again (createCode's purge).
+const OAUTH_CALLS = [
+  'createApp',
+  'findApp',
+  'findAppById',
+  'verifyClient',
+  'listApps',
+  'revokeApp',
+  'createCode',
+  'findCode',
+  'useCode',
+  'recordAccountToken',
+  'appOfToken',
+  'createAppToken',
+  'authenticateAppToken',
+  'revokeAppToken',
+] as const;
+
 /** Codes a day past their expiry are deleted as new ones are made, so the table stays small. */
 const CODE_KEEP_MS = 24 * 60 * 60 * 1000;
 
@@ -48,12 +67,16 @@ export class SqliteOAuthStore implements OAuthStore {
   private readonly sql: ReturnType<typeof statementCache>;
 
   constructor(path: string) {
-    this.db = openSqlite(path, oauthSchema);
+    this.db = openSqlite(path, oauthSchema, 'full', 'main-thread');
     this.sql = statementCache(this.db);
   }
 
+  /** Every call a request waits on, retried while another process holds the file, a 503 past REQUEST_BUSY_LIMIT_MS. */
   static inDataDir(dataDir: string): SqliteOAuthStore {
-    return new SqliteOAuthStore(storePath(dataDir, 'oauth'));
+    return retryingStore(new SqliteOAuthStore(storePath(dataDir, 'oauth')), 'OAuth', OAUTH_CALLS, {
+      limitMs: REQUEST_BUSY_LIMIT_MS,
+      shownAs: 'the OAuth store',
+    });
   }
 
   async createApp(app: NewApp): Promise<{ app: OAuthApp; clientSecret: string }> {

@@ -1,7 +1,8 @@
 import type { Collection, MongoClient } from 'mongodb';
 import { connectMongo, mongoCall } from '../shared/mongo-connection.ts';
 import type { MongoSchema } from '../shared/mongo-migrations.ts';
-import type { RateLimitStore } from './rate-limit-store.ts';
+import { StoreUnavailableError } from '../shared/store-unavailable.ts';
+import type { CounterIncrement, RateLimitStore } from './rate-limit-store.ts';
 
 interface CounterDocument {
   _id: string;
@@ -24,7 +25,7 @@ const schema: MongoSchema = {
   ],
 };
 
-/** Counters in MongoDB: one upsert with $inc per counted request, so every host shares them. */
+/** Counters in MongoDB: one upsert with $inc per key of a batch, so every host shares them. */
 export class MongoRateLimitStore implements RateLimitStore {
   private constructor(
     private readonly client: MongoClient,
@@ -36,15 +37,25 @@ export class MongoRateLimitStore implements RateLimitStore {
     return new MongoRateLimitStore(client, db.collection<CounterDocument>('rate_limits'));
   }
 
-  async increment(key: string, expiresAtMs: number): Promise<number> {
-    const counter = await mongoCall(STORE, () =>
-      this.counters.findOneAndUpdate(
-        { _id: key },
-        { $inc: { count: 1 }, $setOnInsert: { expiresAt: new Date(expiresAtMs) } },
-        { upsert: true, returnDocument: 'after' },
-      ),
-    );
-    return counter!.count;
+  /** One upsert per key, in parallel: each is atomic on its own, which is all a count needs. */
+  async incrementAll(increments: readonly CounterIncrement[]): Promise<readonly number[]> {
+    try {
+      return await Promise.all(
+        increments.map(async ({ key, by, expiresAtMs }) => {
+          const counter = await mongoCall(STORE, () =>
+            this.counters.findOneAndUpdate(
+              { _id: key },
+              { $inc: { count: by }, $setOnInsert: { expiresAt: new Date(expiresAtMs) } },
+              { upsert: true, returnDocument: 'after' },
+            ),
+          );
+          return counter!.count;
+        }),
+      );
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw new StoreUnavailableError(error.message, { cause: error, store: 'the rate-limit counters' });
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Context, Middleware, Next } from 'koa';
-import { StoreUnavailableError } from '../shared/store-unavailable.ts';
+import { BatchedCounter } from './batched-counter.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { chosenRoute, requestFacts, type FactSources } from './request-facts.ts';
 import { windowOf, type Throttle } from './throttles.ts';
@@ -34,6 +34,7 @@ function mostLimited(counted: readonly Counted[]): Counted | undefined {
  * limited throttle the request counted in.
  */
 export function rateLimits(deps: FactSources & { store: RateLimitStore; throttles: readonly Throttle[] }): Middleware {
+  const counter = new BatchedCounter(deps.store);
   return async (ctx: Context, next: Next): Promise<void> => {
     const route = ctx.method === 'OPTIONS' ? null : chosenRoute(ctx, deps);
     // Only the Mastodon-shaped surface counts: API requests and the routes of this app's routers (the
@@ -49,16 +50,9 @@ export function rateLimits(deps: FactSources & { store: RateLimitStore; throttle
       const key = throttle.discriminator(facts);
       if (key === null) continue;
       const window = windowOf(throttle.periodSeconds, now);
-      let count: number;
-      try {
-        count = await deps.store.increment(`${throttle.name}:${key}:${window.index}`, window.endsAtMs);
-      } catch (error) {
-        // rack-attack fails open when its cache store is down (its Redis proxy rescues connection errors
-        // and counts nothing): an unreachable counter store must not take the API down with it. Matched by
-        // name, as the store's driver adapter loads on demand (store-unavailable.ts).
-        if ((error as Error | null)?.name === StoreUnavailableError.name) continue;
-        throw error;
-      }
+      // A counter store that cannot answer within BatchedCounter's deadline is a 503 (StoreUnavailableError),
+      // as the docs say: never a request let through uncounted, never a wait on a frozen store.
+      const count = await counter.increment(`${throttle.name}:${key}:${window.index}`, window.endsAtMs);
       const entry = { throttle, count, resetAtMs: window.endsAtMs };
       if (count > throttle.limit) {
         setHeaders(ctx, entry, 0);

@@ -1,10 +1,11 @@
 import { createClient } from 'redis';
 import { StoreUnavailableError } from '../shared/store-unavailable.ts';
-import type { RateLimitStore } from './rate-limit-store.ts';
+import type { CounterIncrement, RateLimitStore } from './rate-limit-store.ts';
 
 const COMMAND_TIMEOUT_MS = 2000;
+const SHOWN_AS = 'the rate-limit counters';
 
-/** Counters in Redis, as Mastodon keeps rack-attack's: INCR and PEXPIREAT in one transaction. */
+/** Counters in Redis, as Mastodon keeps rack-attack's: INCRBY and PEXPIREAT, a batch in one transaction. */
 export class RedisRateLimitStore implements RateLimitStore {
   private constructor(
     private readonly client: ReturnType<typeof createClient>,
@@ -13,8 +14,8 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /**
    * Starts connecting and returns at once, as the Redis announcer does: the service starts and serves
-   * while Redis is away (the counters then fail open, see rate-limit-middleware.ts) and the client keeps
-   * reconnecting.
+   * while Redis is away (counted requests are then answered 503, see batched-counter.ts) and the client
+   * keeps reconnecting.
    */
   static async connect(url: string, namespace?: string): Promise<RedisRateLimitStore> {
     const client = createClient({
@@ -38,14 +39,19 @@ export class RedisRateLimitStore implements RateLimitStore {
     return new RedisRateLimitStore(client, namespace ? `${namespace}:` : '');
   }
 
-  async increment(key: string, expiresAtMs: number): Promise<number> {
-    const full = `${this.prefix}rack::attack:${key}`;
-    if (!this.client.isReady) throw new StoreUnavailableError('Redis for rate limits is not connected');
+  /** A frozen server never answers exec(): BatchedCounter's deadline answers the requests, not this. */
+  async incrementAll(increments: readonly CounterIncrement[]): Promise<readonly number[]> {
+    if (!this.client.isReady) throw new StoreUnavailableError('Redis for rate limits is not connected', { store: SHOWN_AS });
+    const multi = this.client.multi();
+    for (const { key, by, expiresAtMs } of increments) {
+      const full = `${this.prefix}rack::attack:${key}`;
+      multi.incrBy(full, by).pExpireAt(full, expiresAtMs);
+    }
     try {
-      const [count] = await this.client.multi().incr(full).pExpireAt(full, expiresAtMs).exec();
-      return Number(count);
+      const replies = await multi.exec();
+      return increments.map((_, i) => Number(replies[2 * i]));
     } catch (error) {
-      throw new StoreUnavailableError(`Redis rate-limit counter failed: ${(error as Error).message}`);
+      throw new StoreUnavailableError(`Redis rate-limit counter failed: ${(error as Error).message}`, { store: SHOWN_AS });
     }
   }
 

@@ -11,6 +11,12 @@ export const MAIN_THREAD_BUSY_TIMEOUT_MS = 5;
 /** The longest a main-thread call keeps retrying a busy file before its error is let through. */
 export const BUSY_RETRY_LIMIT_MS = 5000;
 
+/**
+ * The retry limit of a store a request waits on before it is answered (rate-limit counters, OAuth,
+ * Idempotency-Key records): a file another process keeps locked is a 503 within 100 ms, not a wait.
+ */
+export const REQUEST_BUSY_LIMIT_MS = 40;
+
 /** SQLite result codes that say the file cannot be used right now, not that the data was refused. */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM|PROTOCOL|NOTADB|CORRUPT)/;
 
@@ -44,13 +50,21 @@ export async function retryWhileBusy<T>(call: () => T | Promise<T>, limitMs = BU
 }
 
 /** A call of a shared store (accounts, webmail) on a main-thread connection; an unusable file is StoreUnavailableError. */
-export async function sharedStoreCall<T>(store: string, call: () => T | Promise<T>): Promise<T> {
+export async function sharedStoreCall<T>(store: string, call: () => T | Promise<T>, limitMs = BUSY_RETRY_LIMIT_MS, shownAs?: string): Promise<T> {
   try {
-    return await retryWhileBusy(call);
+    return await retryWhileBusy(call, limitMs);
   } catch (error) {
-    if (isSqliteUnavailable(error)) throw new StoreUnavailableError(`${store} (SQLite): ${(error as Error).message}`, { cause: error });
+    if (isSqliteUnavailable(error)) {
+      throw new StoreUnavailableError(`${store} (SQLite): ${(error as Error).message}`, { cause: error, ...(shownAs ? { store: shownAs } : {}) });
+    }
     throw error;
   }
+}
+
+/** How a store's calls wait for a busy file: how long, and what a 503 calls the store (StoreUnavailableError). */
+export interface BusyPolicy {
+  readonly limitMs: number;
+  readonly shownAs?: string;
 }
 
 type AsyncMethod = (...args: never[]) => Promise<unknown>;
@@ -59,11 +73,12 @@ type AsyncMethod = (...args: never[]) => Promise<unknown>;
  * `store` with the named async methods run through `sharedStoreCall`; its other members are its own.
  * Each named method must be safe to run again after SQLITE_BUSY (see `retryWhileBusy`).
  */
-export function retryingStore<T extends object, K extends keyof T>(store: T, name: string, methods: readonly K[]): T {
+export function retryingStore<T extends object, K extends keyof T>(store: T, name: string, methods: readonly K[], policy?: BusyPolicy): T {
   const wrapped = Object.create(store) as T;
+  const limitMs = policy?.limitMs ?? BUSY_RETRY_LIMIT_MS;
   for (const key of methods) {
     const method = store[key] as AsyncMethod;
-    Object.defineProperty(wrapped, key, { value: (...args: never[]) => sharedStoreCall(name, () => method.apply(store, args)) });
+    Object.defineProperty(wrapped, key, { value: (...args: never[]) => sharedStoreCall(name, () => method.apply(store, args), limitMs, policy?.shownAs) });
   }
   return wrapped;
 }

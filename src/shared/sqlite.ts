@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { ensureDirectory } from './directories.ts';
 import { createPrivateFile } from './private-files.ts';
+import { MAIN_THREAD_BUSY_TIMEOUT_MS } from './sqlite-busy.ts';
 import { migrateSqlite, type SqliteSchema } from './sqlite-migrations.ts';
 
 export type SqliteDatabase = Database.Database;
@@ -19,11 +20,18 @@ export class SqliteOpenError extends Error {
 }
 
 /**
+ * `main-thread`: a connection the service's requests use, which waits only MAIN_THREAD_BUSY_TIMEOUT_MS
+ * inside SQLite once open (its calls retry asynchronously, see sqlite-busy.ts); `blocking`: one that may
+ * sleep up to 5 s for a lock (a worker thread, the CLI).
+ */
+export type BusyWait = 'main-thread' | 'blocking';
+
+/**
  * Opens a SQLite file the way every embedded adapter needs it: WAL so readers never block the writer and
  * other processes (the CLI) can share the file, a busy timeout so a second process waits for the
  * write lock instead of failing, and its schema brought up to date (or refused when newer than this build).
  */
-export function openSqlite(path: string, schema: SqliteSchema, durability: Durability = 'full'): SqliteDatabase {
+export function openSqlite(path: string, schema: SqliteSchema, durability: Durability = 'full', busyWait: BusyWait = 'blocking'): SqliteDatabase {
   if (path !== ':memory:') {
     makeDirectory(dirname(path));
     makePrivate(path);
@@ -38,6 +46,8 @@ export function openSqlite(path: string, schema: SqliteSchema, durability: Durab
     db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrateSqlite(db, schema);
+    // Opening may wait (at start, once); serving may not: SQLite's busy wait sleeps the whole event loop.
+    if (busyWait === 'main-thread') db.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_TIMEOUT_MS}`);
     return db;
   } catch (error) {
     db?.close();

@@ -35,11 +35,10 @@ export async function openWebmailStores(options: WebmailStoreOptions): Promise<W
   const { SqliteComposeStore } = await import('./sessions/sqlite-compose-store.ts');
   const { SqliteLoginRateLimit } = await import('./sessions/sqlite-login-rate-limit.ts');
   const { SqliteMailStore } = await import('./mail/sqlite-mail-store.ts');
-  const { MAIN_THREAD_BUSY_TIMEOUT_MS, retryingStore } = await import('../shared/sqlite-busy.ts');
+  const { retryingStore } = await import('../shared/sqlite-busy.ts');
   const now = options.now ?? Date.now;
-  const sessionDb = openSessionDatabase(options.dataDir);
   // SQLite's own wait for a lock sleeps the event loop: a few ms there, the rest as asynchronous retries.
-  sessionDb.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_TIMEOUT_MS}`);
+  const sessionDb = openSessionDatabase(options.dataDir, 'main-thread');
   const mail = SqliteMailStore.inDataDir(options.dataDir);
   const sessions = new SqliteSessionStore(sessionDb, options.idleMillis, now);
   const rateLimit = new SqliteLoginRateLimit(sessionDb, { now, ...options.rateLimit });

@@ -1,39 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ConfiguredNatsServer, natsServerMissing } from '../support/configured-nats-server.ts';
 import { NodeProcess } from '../support/node-process.ts';
+import { freePort, OwnRedis, REDIS_SERVER } from '../support/redis-server.ts';
 import { runCli } from '../support/run-cli.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => !spawnSync(path, ['--version']).error);
-
-/** A redis-server of the test's own that demands a password, on a free port. */
-async function passwordRedis(password: string): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(REDIS!, ['--port', String(port), '--bind', '127.0.0.1', '--requirepass', password, '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let said = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      said += chunk.toString();
-      if (said.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${said}`)));
-  });
-  return { port, child };
-}
 
 // Every secret a setting can carry, each a distinct string that no other text would contain.
 const SECRETS = {
@@ -63,26 +35,26 @@ describe('no secret of any setting reaches any output of any process', function 
   this.timeout(240_000);
   let nats: ConfiguredNatsServer;
   let tokenNats: ConfiguredNatsServer;
-  let redis: { port: number; child: ChildProcess };
+  let redis: OwnRedis;
   const closed: number[] = [];
   const processes: NodeProcess[] = [];
 
   before(async function () {
-    const missing = natsServerMissing() ?? (REDIS ? null : 'no redis-server binary (apt-get install redis-server)');
+    const missing = natsServerMissing() ?? (REDIS_SERVER ? null : 'no redis-server binary (apt-get install redis-server)');
     if (missing) {
       console.log(`      skipped: ${missing}`);
       this.skip();
     }
     nats = await ConfiguredNatsServer.start(`authorization { user: filters, password: "${SECRETS.nats}" }\n`);
     tokenNats = await ConfiguredNatsServer.start(`authorization { token: "the-right-token" }\n`);
-    redis = await passwordRedis(SECRETS.redis);
+    redis = await OwnRedis.start({ password: SECRETS.redis });
     closed.push(await freePort(), await freePort());
   });
   after(async () => {
     await Promise.all(processes.map((child) => child.kill('SIGKILL')));
     await nats?.stop();
     await tokenNats?.stop();
-    redis?.child.kill('SIGKILL');
+    await redis?.stop();
   });
 
   const working = (dir: string) => ({

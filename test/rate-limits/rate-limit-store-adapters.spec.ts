@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { BatchedCounter } from '../../src/rate-limits/batched-counter.ts';
 import { openRateLimitStore } from '../../src/rate-limits/open-rate-limit-store.ts';
 import type { RateLimitStore } from '../../src/rate-limits/rate-limit-store.ts';
 import { eachStoreLocation, type LocationFixture } from '../support/store-locations.ts';
@@ -22,15 +23,46 @@ function rateLimitStoreContract(name: string, fixture: () => (LocationFixture & 
         });
     });
 
-    it('counts each key on its own, from 1, and every concurrent increment exactly once', async () => {
+    const one = (key: string, expiresAtMs: number) => [{ key, by: 1, expiresAtMs }];
+
+    it('counts each key on its own, from 1, a batch adding each key its own number', async () => {
       const store = await open!();
       try {
         const ends = Date.now() + 60_000;
-        assert.deepEqual([await store.increment('a', ends), await store.increment('a', ends), await store.increment('b', ends)], [1, 2, 1]);
-        const counts = await Promise.all(Array.from({ length: 20 }, () => store.increment('c', ends)));
+        assert.deepEqual(
+          [...(await store.incrementAll(one('a', ends))), ...(await store.incrementAll(one('a', ends))), ...(await store.incrementAll(one('b', ends)))],
+          [1, 2, 1],
+        );
+        const batch = [
+          { key: 'a', by: 3, expiresAtMs: ends },
+          { key: 'b', by: 2, expiresAtMs: ends },
+          { key: 'new', by: 1, expiresAtMs: ends },
+        ];
+        assert.deepEqual(await store.incrementAll(batch), [5, 3, 1]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('counts every concurrent call exactly once, alone and through the batching in front of it', async () => {
+      const store = await open!();
+      try {
+        const ends = Date.now() + 60_000;
+        const counts = (await Promise.all(Array.from({ length: 20 }, () => store.incrementAll(one('c', ends))))).map(([count]) => count!);
         assert.deepEqual(
           counts.sort((x, y) => x - y),
           Array.from({ length: 20 }, (_, i) => i + 1),
+        );
+        // A generous deadline: this checks the arithmetic of the batches, not how fast a loaded machine is.
+        const counter = new BatchedCounter(store, 10_000);
+        const batched = await Promise.all(Array.from({ length: 30 }, (_, i) => counter.increment(i % 3 === 0 ? 'd' : 'c', ends)));
+        assert.deepEqual(
+          batched.filter((_, i) => i % 3 === 0).sort((x, y) => x - y),
+          Array.from({ length: 10 }, (_, i) => i + 1),
+        );
+        assert.deepEqual(
+          batched.filter((_, i) => i % 3 !== 0).sort((x, y) => x - y),
+          Array.from({ length: 20 }, (_, i) => i + 21),
         );
       } finally {
         await store.close();
@@ -41,11 +73,11 @@ function rateLimitStoreContract(name: string, fixture: () => (LocationFixture & 
       const location = fixture()!.fresh();
       const redis = fixture()!.redis ? { redisUrl: REDIS_URL, redisNamespace: `cf-test-${randomBytes(6).toString('hex')}` } : {};
       const first = await openRateLimitStore({ ...location, ...redis });
-      await first.increment('k', Date.now() + 60_000);
+      await first.incrementAll(one('k', Date.now() + 60_000));
       await first.close();
       const second = await openRateLimitStore({ ...location, ...redis });
       try {
-        assert.equal(await second.increment('k', Date.now() + 60_000), 2);
+        assert.deepEqual(await second.incrementAll(one('k', Date.now() + 60_000)), [2]);
       } finally {
         await second.close();
       }

@@ -1,5 +1,6 @@
 import { openSqlite, statementCache, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
+import { REQUEST_BUSY_LIMIT_MS, retryingStore } from '../../shared/sqlite-busy.ts';
 import { IDEMPOTENCY_KEY_TTL_MS, recordIdOf, type Claim, type IdempotencyKey, type IdempotencyStore, type KeyedCommand } from './idempotency-store.ts';
 import { storePath } from '../../shared/store-files.ts';
 
@@ -37,7 +38,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly claimOne: (id: string, proposed: KeyedCommand, nowMs: number) => Claim;
 
   constructor(path: string) {
-    this.db = openSqlite(path, idempotencySchema);
+    this.db = openSqlite(path, idempotencySchema, 'full', 'main-thread');
     const sql = statementCache(this.db);
     const purge = sql('DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at_ms <= ? LIMIT ?)');
     const dropExpired = sql('DELETE FROM idempotency_keys WHERE id = ? AND expires_at_ms <= ?');
@@ -58,8 +59,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.claimOne = (id, proposed, nowMs) => claim.immediate(id, proposed, nowMs);
   }
 
+  /** A claim (one transaction, rolled back when busy) retried while another process holds the file, a 503 past REQUEST_BUSY_LIMIT_MS. */
   static inDataDir(dataDir: string): SqliteIdempotencyStore {
-    return new SqliteIdempotencyStore(storePath(dataDir, 'idempotency'));
+    return retryingStore(new SqliteIdempotencyStore(storePath(dataDir, 'idempotency')), 'Idempotency-Key records', ['claim'], {
+      limitMs: REQUEST_BUSY_LIMIT_MS,
+      shownAs: 'the Idempotency-Key store',
+    });
   }
 
   async claim(key: IdempotencyKey, proposed: KeyedCommand, nowMs: number): Promise<Claim> {

@@ -1,4 +1,3 @@
-import { MAIN_THREAD_BUSY_TIMEOUT_MS } from '../../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { mailSchema } from './sqlite-mail-schema.ts';
 import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
@@ -36,9 +35,8 @@ export class SqliteMailStore implements MailStore {
   private readonly db: SqliteDatabase;
 
   constructor(path: string) {
-    this.db = openSqlite(path, mailSchema);
     // On the main thread: SQLite's wait sleeps the event loop; webmail-stores.ts retries asynchronously.
-    this.db.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_TIMEOUT_MS}`);
+    this.db = openSqlite(path, mailSchema, 'full', 'main-thread');
   }
 
   static inDataDir(dataDir: string): SqliteMailStore {

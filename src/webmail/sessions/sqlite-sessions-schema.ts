@@ -1,4 +1,4 @@
-import { openSqlite, type SqliteDatabase } from '../../shared/sqlite.ts';
+import { openSqlite, type BusyWait, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { sqlStep, type SqliteSchema } from '../../shared/sqlite-migrations.ts';
 import { sessionKey } from './session-key.ts';
 import { storePath } from '../../shared/store-files.ts';
@@ -62,4 +62,5 @@ export const webmailSessionsSchema: SqliteSchema = {
 };
 
 /** `<dataDir>/webmail-sessions.sqlite`, shared by the session, compose and rate-limit stores. */
-export const openSessionDatabase = (dataDir: string): SqliteDatabase => openSqlite(storePath(dataDir, 'webmailSessions'), webmailSessionsSchema);
+export const openSessionDatabase = (dataDir: string, busyWait: BusyWait = 'blocking'): SqliteDatabase =>
+  openSqlite(storePath(dataDir, 'webmailSessions'), webmailSessionsSchema, 'full', busyWait);
