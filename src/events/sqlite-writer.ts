@@ -1,6 +1,5 @@
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThreadBeside } from '../shared/start-thread.ts';
 import { EventStoreUnavailableError } from './event-store.ts';
 import type { WriterReply, WriterRequest } from './sqlite-writer-protocol.ts';
 
@@ -13,17 +12,7 @@ export function startWriterThread(workerData: unknown): Worker {
 
 /** A worker thread running `./<name>.js` beside this file, or `./<name>.ts` under tsx. */
 export function startThread(name: string, workerData: unknown): Worker {
-  if (extname(fileURLToPath(import.meta.url)) !== '.ts') return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData });
-  // Node 20's tsx registers its hooks in the main thread only, later ones in workers too: the thread tries
-  // without, and registers tsx (found from the working directory, as `--import tsx` was) when it must:
-  // when Node refuses .ts (Node 20), or strips types natively and meets syntax it cannot strip (Node 22.18+
-  // and 24: parameter properties).
-  const thread = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);
-  const boot = `import(${thread}).catch((error) => {
-    if (error?.code !== 'ERR_UNKNOWN_FILE_EXTENSION' && error?.code !== 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX') throw error;
-    return import('tsx/esm/api').then(({ register }) => (register(), import(${thread} + '?tsx')));
-  });`;
-  return new Worker(boot, { eval: true, workerData });
+  return startThreadBeside(import.meta.url, name, workerData);
 }
 
 /**
