@@ -7,6 +7,9 @@ import { READING_LIMITS } from './reading-limits.ts';
 /** A message's parse: what the reader shows, or why it cannot show it (the message's fault, not the server's). */
 export type ParseOutcome = { readonly parsed: ParsedMail } | { readonly unreadable: string };
 
+/** What bounds the threads and the sources in flight (READING_LIMITS; a test may set its own). */
+export type ThreadLimits = { readonly [K in 'sourceBytes' | 'threadHeapMb' | 'parseMs' | 'parseThreads' | 'bytesInFlight']: number };
+
 type Reply = { readonly parsed: ParsedMail } | { readonly failed: string };
 
 const MIN_WEIGHT = 64 * 1024;
@@ -23,18 +26,22 @@ const RECYCLE_ABOVE_BYTES = 1024 * 1024;
  */
 export class MessageParser {
   private readonly idle: Worker[] = [];
-
   /** Sources fetched or being parsed, by their size. */
-  private readonly bytes = new WeightedTurns(READING_LIMITS.bytesInFlight);
+  private readonly bytes: WeightedTurns;
   /** Parses running at once: one thread each. */
-  private readonly threads = new WeightedTurns(READING_LIMITS.parseThreads);
+  private readonly threads: WeightedTurns;
+
+  constructor(private readonly limits: ThreadLimits = READING_LIMITS) {
+    this.bytes = new WeightedTurns(limits.bytesInFlight);
+    this.threads = new WeightedTurns(limits.parseThreads);
+  }
 
   /**
    * Fetches (`fetch`, once `size` bytes fit the bound) and parses one message. The fetch's own failure
    * rejects (the server's problem); anything the parse does resolves.
    */
   parse(size: number, fetch: () => Promise<Buffer>): Promise<ParseOutcome> {
-    const weight = Math.min(Math.max(size, MIN_WEIGHT), READING_LIMITS.sourceBytes);
+    const weight = Math.min(Math.max(size, MIN_WEIGHT), this.limits.sourceBytes);
     return this.bytes.run(weight, async () => {
       const raw = await fetch();
       return this.threads.run(1, () => this.inThread(raw));
@@ -61,7 +68,7 @@ export class MessageParser {
       const onMessage = (reply: Reply) => done('parsed' in reply ? { parsed: reply.parsed } : { unreadable: reply.failed }, raw.length <= RECYCLE_ABOVE_BYTES);
       const onError = (error: Error) => done({ unreadable: (error as { code?: string }).code ?? error.message }, false);
       const onExit = (code: number) => done({ unreadable: `the parser thread ended (${code})` }, false);
-      const timer = setTimeout(() => done({ unreadable: `parsing took over ${READING_LIMITS.parseMs} ms` }, false), READING_LIMITS.parseMs);
+      const timer = setTimeout(() => done({ unreadable: `parsing took over ${this.limits.parseMs} ms` }, false), this.limits.parseMs);
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       // A source of its own is handed over without a copy; a slice of a shared pool is copied.
       const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer;
@@ -71,7 +78,7 @@ export class MessageParser {
 
   private startThread(): Worker {
     const worker = startThreadBeside(import.meta.url, 'parse-message-thread', null, {
-      resourceLimits: { maxOldGenerationSizeMb: READING_LIMITS.threadHeapMb, maxYoungGenerationSizeMb: 32 },
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.threadHeapMb, maxYoungGenerationSizeMb: 32 },
     });
     // A job's own listeners report what happens during it; these keep an idle thread's end from crashing us.
     worker.on('error', () => {});
