@@ -93,3 +93,14 @@ export function htmlWithAttachment(to: string, kind: 'mixed' | 'related'): Hosti
   ].join('');
   return { name: `HTML in multipart/${kind}`, raw: Buffer.from(raw), shows };
 }
+
+/** A plain text part of `chars` characters: nothing to convert, only too much to show. */
+export function longText(to: string, chars: number): HostileMail {
+  const line = 'All work and no play makes a long mail.';
+  const body = `long text starts here\r\n${repeatLines(line, Math.ceil(chars / (line.length + 2)))}`;
+  return {
+    name: `${Math.round(chars / 1000)}k characters of plain text`,
+    raw: Buffer.from(head(to, 'long text', 'text/plain; charset=utf-8') + body),
+    shows: 'long text starts here',
+  };
+}

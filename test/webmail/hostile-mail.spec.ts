@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { dovecotMissing } from '../support/dovecot.ts';
-import { htmlTable, htmlWithAttachment, hugeHeaders, hugeHtml, manyAttachments, nestedMultiparts, type HostileMail } from '../support/hostile-mails.ts';
+import {
+  htmlTable,
+  htmlWithAttachment,
+  hugeHeaders,
+  hugeHtml,
+  longText,
+  manyAttachments,
+  nestedMultiparts,
+  type HostileMail,
+} from '../support/hostile-mails.ts';
 import { startImapWebmailServer, type ImapWebmailServer } from '../support/imap-webmail-server.ts';
 import { probe, type ProbeFigures } from '../support/stall-probe.ts';
 import { WebmailClient } from '../support/webmail-client.ts';
@@ -64,6 +73,7 @@ describe('webmail on IMAP: hostile mail opens within bounds', function () {
     { build: (to) => hugeHeaders(to, 1.1 * MB) },
     { build: (to) => nestedMultiparts(to, 2000) },
     { build: (to) => manyAttachments(to, 5000) },
+    { build: (to) => longText(to, 800_000), cut: true },
   ];
   for (const { build, cut } of cases)
     it(`opens ${build('x').name} with its text${cut ? ' cut, with a note,' : ''} while the event loop and memory stay within bounds`, async () => {
@@ -78,6 +88,12 @@ describe('webmail on IMAP: hostile mail opens within bounds', function () {
       } else assert.doesNotMatch(page.text, CUT_NOTE);
       withinBounds(mail.name, figures);
     });
+
+  it('shows the first 500,000 characters of a longer text', async () => {
+    const { client } = await mailbox((to) => longText(to, 800_000));
+    const body = /<pre class="message-body">([^<]*)<\/pre>/.exec((await client.get(SHOW)).text)?.[1] ?? '';
+    assert.equal(body.length, 500_000);
+  });
 
   it('lists the first 100 of 5,000 attachments and says how many more there are', async () => {
     const { client } = await mailbox((to) => manyAttachments(to, 5000));
