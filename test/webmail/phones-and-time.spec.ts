@@ -10,7 +10,7 @@ import { startWebmailServer, type WebmailServer } from '../support/webmail-serve
 const SHOTS = process.env.WEBMAIL_SCREENSHOTS ?? join('tmp', 'screenshots');
 /** Far from UTC (+13 in November), so a date left in UTC shows another hour, mostly another day. */
 const ZONE = 'Pacific/Auckland';
-const SUBJECT = 'Planning the quarterly review meeting with everyone from the northern regional offices';
+const SUBJECT = 'Planning our quarterly review: internationalization and accessibility considerations';
 
 /** `HH:MM` of `iso` in ZONE, as Node's own ICU reads it (not the code under test). */
 const clockIn = (iso: string, zone: string) =>
