@@ -1,4 +1,8 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchChromium } from '../support/browser.ts';
 import { dovecotMissing } from '../support/dovecot.ts';
 import {
   htmlTable,
@@ -145,4 +149,38 @@ describe('webmail on IMAP: hostile mail opens within bounds', function () {
       assert.equal(page.status, 200);
       assert.match(page.text, new RegExp(`<pre class="message-body">${mail.shows}\\s+second\\s+paragraph`));
     });
+
+  it('shows the cut and the unreadable notes at 380 px, axe clean, nothing scrolling sideways', async function () {
+    const browser = await launchChromium();
+    if (typeof browser === 'string') {
+      console.log(`      skipped: ${browser}`);
+      this.skip();
+    }
+    try {
+      const shots = process.env.WEBMAIL_SCREENSHOTS ?? join('tmp', 'screenshots');
+      mkdirSync(shots, { recursive: true });
+      const cases = [
+        { name: 'cut', build: (to: string) => longText(to, 800_000), note: CUT_NOTE },
+        { name: 'unreadable', build: (to: string) => hugeHeaders(to, 2.5 * MB), note: UNREADABLE },
+      ];
+      for (const { name, build, note } of cases) {
+        const { client } = await mailbox(build);
+        const context = await browser.newContext({ viewport: { width: 380, height: 800 } });
+        await context.addCookies([...client.cookies].map(([cookie, value]) => ({ name: cookie, value, url: server.baseUrl })));
+        const page = await context.newPage();
+        await page.goto(server.baseUrl + SHOW);
+        assert.match((await page.textContent('.message-notice')) ?? '', note);
+        await page.screenshot({ path: join(shots, `imap-message-${name}-380.png`) });
+        const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'best-practice']).analyze();
+        assert.deepEqual(
+          axe.violations.map((rule) => `${name}: ${rule.id}`),
+          [],
+        );
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0);
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+    }
+  });
 });
