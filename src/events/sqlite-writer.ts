@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { startThread as startThreadOf } from '../shared/worker-thread.ts';
+import { startThreadBeside } from '../shared/start-thread.ts';
 import { EventStoreUnavailableError } from './event-store.ts';
 import type { WriterReply, WriterRequest } from './sqlite-writer-protocol.ts';
 
@@ -12,7 +12,7 @@ export function startWriterThread(workerData: unknown): Worker {
 
 /** A worker thread running `./<name>.js` beside this file, or `./<name>.ts` under tsx. */
 export function startThread(name: string, workerData: unknown): Worker {
-  return startThreadOf(new URL(`./${name}.ts`, import.meta.url), workerData);
+  return startThreadBeside(import.meta.url, name, workerData);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './sqlite.ts';
-import { startThread } from './worker-thread.ts';
+import { startThreadBeside } from './start-thread.ts';
 
 /** Transactions between two checkpoints: a few hundred KB of log for a counter's few pages each. */
 const TRANSACTIONS_PER_CHECKPOINT = 32;
@@ -37,7 +37,7 @@ export class WalCheckpointer {
 
   constructor(db: SqliteDatabase) {
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-    this.worker = startThread(new URL('./wal-checkpoint-thread.ts', import.meta.url), { path: db.name });
+    this.worker = startThreadBeside(import.meta.url, 'wal-checkpoint-thread', { path: db.name });
     // Never what keeps a process running: closing the store ends it, and so does the process's end.
     this.worker.unref();
     this.worker.on('message', () => {

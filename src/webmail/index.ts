@@ -92,6 +92,7 @@ export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
     loginRateLimit: stores.rateLimit,
     async close() {
       relay?.close();
+      await mailboxes.close();
       await stores.close();
     },
   };

@@ -7,6 +7,7 @@ import { deleteAction, listAction, showAction } from './actions/mailbox-actions.
 import { refreshAction } from './actions/refresh-action.ts';
 import { sendAction } from './actions/send-action.ts';
 import { unauthenticated } from './actions/unauthenticated.ts';
+import { viewSourceAction } from './actions/view-source-action.ts';
 import type { LoggedInSession } from './actions/logged-in-session.ts';
 import { MailboxUnavailable, type Mailbox } from './mail/mailbox.ts';
 import { errorPage } from './pages/error-page.ts';
@@ -23,6 +24,7 @@ const MAIL_ACTIONS: Record<string, { readonly method: 'GET' | 'POST'; readonly r
   '': { method: 'GET', run: listAction },
   list: { method: 'GET', run: listAction },
   show: { method: 'GET', run: showAction },
+  viewsource: { method: 'GET', run: viewSourceAction },
   compose: { method: 'GET', run: composeAction },
   send: { method: 'POST', run: sendAction },
   autocomplete: { method: 'POST', run: autocompleteAction },

@@ -1,5 +1,6 @@
 import type { ComposeDefaults } from '../sessions/compose-store.ts';
 import { composePage } from '../pages/compose-page.ts';
+import { knownZone, writtenDate } from '../pages/dates.ts';
 import { composeSessionErrorPage } from '../pages/error-page.ts';
 import { redirect, sendPage } from '../responses.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
@@ -17,7 +18,10 @@ function quote(body: string): string {
     .join('\n');
 }
 
-/** A new message starts empty, from `_to`, or as a reply to `_reply_uid` in `_mbox`, in its thread. */
+/**
+ * A new message starts empty, from `_to`, or as a reply to `_reply_uid` in `_mbox`, in its thread, its
+ * quote header dated in the reader's zone `_tz` (the page script adds it to the Reply link).
+ */
 async function composeDefaults(request: WebmailRequest, mailbox: Mailbox): Promise<ComposeDefaults> {
   const replyUid = Number(input(request, '_reply_uid', 'GET'));
   const folder = Number.isSafeInteger(replyUid) && replyUid > 0 && replyUid < 2 ** 32 ? folderParameter(request, await mailbox.folders()) : null;
@@ -26,7 +30,8 @@ async function composeDefaults(request: WebmailRequest, mailbox: Mailbox): Promi
   const subject = /^re:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`;
   const to = folder.role === 'sent' ? original.to.join(', ') : original.from;
   const thread = original.messageId ? { inReplyTo: original.messageId, references: [...original.references] } : {};
-  return { to, cc: '', subject, body: `\n\nOn ${original.date}, ${original.from} wrote:\n${quote(original.body)}\n`, ...thread };
+  const written = writtenDate(original.date, knownZone(input(request, '_tz', 'GET')));
+  return { to, cc: '', subject, body: `\n\nOn ${written}, ${original.from} wrote:\n${quote(original.body)}\n`, ...thread };
 }
 
 /**

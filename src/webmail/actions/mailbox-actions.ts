@@ -53,7 +53,7 @@ export async function listAction(services: WebmailServices, request: WebmailRequ
   );
 }
 
-function notFound(request: WebmailRequest): void {
+export function messageNotFound(request: WebmailRequest): void {
   sendPage(
     request.ctx,
     404,
@@ -70,7 +70,7 @@ export async function showAction(_services: WebmailServices, request: WebmailReq
   const uid = uidParameter(request);
   const folder = folderParameter(request, await mailbox.folders());
   const message = uid === null ? null : await mailbox.read(folder.path, uid, true);
-  if (!message) return notFound(request);
+  if (!message) return messageNotFound(request);
   // The folder list is read after marking, so its unread count already leaves this message out.
   sendPage(request.ctx, 200, messagePage(await viewerOf(mailbox, session), folder, message));
 }
@@ -79,6 +79,6 @@ export async function showAction(_services: WebmailServices, request: WebmailReq
 export async function deleteAction(_services: WebmailServices, request: WebmailRequest, _session: LoggedInSession, mailbox: Mailbox): Promise<void> {
   const uid = uidParameter(request);
   const folder = folderParameter(request, await mailbox.folders());
-  if (uid === null || !(await mailbox.remove(folder.path, uid))) return notFound(request);
+  if (uid === null || !(await mailbox.remove(folder.path, uid))) return messageNotFound(request);
   redirect(request.ctx, `${folderUrl(folder.path)}&_deleted=1`);
 }

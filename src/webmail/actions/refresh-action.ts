@@ -1,6 +1,7 @@
 import { AjaxResponse, unlockId } from '../ajax-response.ts';
 import type { MailHeader, Mailbox } from '../mail/mailbox.ts';
-import { correspondentOf, shortDate } from '../pages/message-list-page.ts';
+import { shortDate } from '../pages/dates.ts';
+import { correspondentOf } from '../pages/message-list-page.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { input, type WebmailRequest } from '../webmail-request.ts';
 import { PAGE_SIZE, folderParameter } from './mailbox-actions.ts';

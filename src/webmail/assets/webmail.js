@@ -28,6 +28,32 @@
     return a;
   }
 
+  // The server writes dates in UTC; a reader wants them in the browser's zone, the zone named in full.
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const listFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
+
+  function timeElement(iso, text) {
+    const time = document.createElement('time');
+    time.dateTime = iso;
+    time.textContent = text;
+    return time;
+  }
+
+  function localTimes(root) {
+    for (const time of root.querySelectorAll('time[datetime]')) {
+      const date = new Date(time.dateTime);
+      if (Number.isNaN(date.getTime())) continue;
+      time.textContent = (time.closest('#messagelist') ? listFormat : fullFormat).format(date);
+      time.title = fullFormat.format(date);
+    }
+  }
+
+  // The reply's quote header is written by the server: it needs the zone to date it as the reader would.
+  function zoneOnReplyLinks() {
+    for (const link of document.querySelectorAll('a[href*="_reply_uid="]')) link.href += '&_tz=' + encodeURIComponent(zone);
+  }
+
   function addMessageRow(uid, cols, flags) {
     const body = document.querySelector('#messagelist tbody');
     if (!body || flags.mbox !== env.mbox || body.querySelector('tr[data-uid="' + uid + '"]')) return;
@@ -37,7 +63,7 @@
     const cells = [
       ['fromto', document.createTextNode(cols.fromto)],
       ['subject', link(base + '?_task=mail&_action=show&_mbox=' + encodeURIComponent(flags.mbox) + '&_uid=' + uid, cols.subject || '(no subject)')],
-      ['date', document.createTextNode(cols.date)],
+      ['date', timeElement(cols.datetime, cols.date)],
     ];
     for (const [name, content] of cells) {
       const cell = document.createElement('td');
@@ -46,6 +72,7 @@
       row.append(cell);
     }
     body.prepend(row);
+    localTimes(row);
     const empty = document.getElementById('empty-list');
     if (empty) empty.hidden = true;
   }
@@ -136,6 +163,8 @@
     });
   }
 
+  localTimes(document);
+  zoneOnReplyLinks();
   startRefresh();
   startFramedSend();
 })();

@@ -1,12 +1,14 @@
 import type { FetchMessageObject, ImapFlow, MessageAddressObject } from 'imapflow';
 import { isRefusal, unavailable, type ImapServer } from './imap-connection.ts';
 import type { ImapOutbox } from './imap-outbox.ts';
-import type { FolderRole, MailFolder, MailHeader, Mailbox, MailMessage, MailPage, OutgoingMail, SendOutcome } from './mailbox.ts';
-import { parseMessage } from './parsed-message.ts';
+import type { FolderRole, MailFolder, MailHeader, Mailbox, MailMessage, MailPage, MailSource, OutgoingMail, SendOutcome } from './mailbox.ts';
+import type { MessageParser } from './message-parser.ts';
+import { READING_LIMITS } from './reading-limits.ts';
+import { readerView } from './reader-view.ts';
 
 const ROLES: Record<string, FolderRole> = { '\\Inbox': 'inbox', '\\Sent': 'sent', '\\Drafts': 'drafts', '\\Trash': 'trash', '\\Junk': 'junk' };
-/** A message larger than this is read only this far: the text and the first attachments still show. */
-const MAX_READ_BYTES = 25 * 1024 * 1024;
+/** The download of an original asks for it in pieces this large: one round trip each. */
+const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
 const HEADER_QUERY = { uid: true, flags: true, envelope: true, internalDate: true } as const;
 
 const addressList = (list: MessageAddressObject[] | undefined): string[] => (list ?? []).map((entry) => entry.address ?? entry.name ?? '').filter(Boolean);
@@ -36,6 +38,7 @@ export class ImapMailbox implements Mailbox {
     private readonly client: ImapFlow,
     private readonly server: ImapServer,
     private readonly outbox: ImapOutbox | null,
+    private readonly parser: MessageParser,
     readonly address: string,
   ) {}
 
@@ -79,18 +82,33 @@ export class ImapMailbox implements Mailbox {
     });
   }
 
+  /**
+   * The header comes from the server's ENVELOPE, so it shows whatever the parser makes of the body. The
+   * source is fetched only as far as READING_LIMITS allow, and only when the parser has room for it
+   * (its turn); a message the parser gives up on is unreadable, not a failed server.
+   */
   read(folder: string, uid: number, markSeen: boolean): Promise<MailMessage | null> {
     return this.call(async () => {
       if (!(await this.open(folder, !markSeen))) return null;
-      const found = await this.client.fetchOne(
-        String(uid),
-        { uid: true, flags: true, internalDate: true, source: { maxLength: MAX_READ_BYTES } },
-        { uid: true },
-      );
-      if (!found || found.uid !== uid || !found.source) return null;
+      const found = await this.client.fetchOne(String(uid), { ...HEADER_QUERY, size: true }, { uid: true });
+      if (!found || found.uid !== uid) return null;
+      const outcome = await this.parser.parse(found.size ?? READING_LIMITS.sourceBytes, async () => {
+        const fetched = await this.client.fetchOne(String(uid), { uid: true, source: { maxLength: READING_LIMITS.sourceBytes } }, { uid: true });
+        return fetched && fetched.source ? fetched.source : Buffer.alloc(0);
+      });
       if (markSeen && !found.flags?.has('\\Seen')) await this.client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
-      const arrived = found.internalDate instanceof Date ? found.internalDate : new Date(0);
-      return parseMessage(found.source, { uid, folder, seen: markSeen || (found.flags?.has('\\Seen') ?? false) }, arrived);
+      const header = { ...toHeader(folder, found), seen: markSeen || (found.flags?.has('\\Seen') ?? false) };
+      return readerView(header, outcome);
+    });
+  }
+
+  source(folder: string, uid: number): Promise<MailSource | null> {
+    return this.call(async () => {
+      if (!(await this.open(folder, true))) return null;
+      const found = await this.client.fetchOne(String(uid), { uid: true, envelope: true }, { uid: true });
+      if (!found || found.uid !== uid) return null;
+      const { content } = await this.client.download(String(uid), undefined, { uid: true, chunkSize: DOWNLOAD_CHUNK_BYTES });
+      return content ? { subject: found.envelope?.subject ?? '', content } : null;
     });
   }
 

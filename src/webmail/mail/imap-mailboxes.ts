@@ -1,6 +1,7 @@
 import { connectImap, isAuthFailure, parseImapUrl, unavailable, type ImapServer } from './imap-connection.ts';
 import { ImapMailbox } from './imap-mailbox.ts';
 import { ImapOutbox } from './imap-outbox.ts';
+import { MessageParser } from './message-parser.ts';
 import { MailboxUnavailable, type MailIdentity, type Mailbox, type MailboxProvider } from './mailbox.ts';
 import type { CredentialSealer } from './credential-sealer.ts';
 
@@ -14,6 +15,8 @@ const MAX_USER = 256;
 export class ImapMailboxes implements MailboxProvider {
   readonly kind = 'imap';
   private readonly server: ImapServer;
+  /** Shared by every request, so its bounds hold for the whole process. */
+  private readonly parser = new MessageParser();
 
   constructor(
     private readonly deps: { readonly imapUrl: string; readonly smtpUrl: string | undefined; readonly mailDomain: string; readonly sealer: CredentialSealer },
@@ -44,10 +47,14 @@ export class ImapMailboxes implements MailboxProvider {
     try {
       const client = await connectImap(this.server, identity.username, password);
       const outbox = this.deps.smtpUrl ? new ImapOutbox(this.deps.smtpUrl, { user: identity.username, password }, this.deps.mailDomain) : null;
-      return new ImapMailbox(client, this.server, outbox, this.addressOf(identity.username));
+      return new ImapMailbox(client, this.server, outbox, this.parser, this.addressOf(identity.username));
     } catch (error) {
       throw unavailable(this.server, error);
     }
+  }
+
+  close(): Promise<void> {
+    return this.parser.close();
   }
 
   private addressOf(user: string): string {

@@ -1,13 +1,29 @@
 import type { Account, AccountStore } from '../../accounts/account-store.ts';
 import { verifyAgainstNothing, verifyPassword } from '../../accounts/passwords.ts';
+import { Readable } from 'node:stream';
+import nodemailer from 'nodemailer';
+import { shownText } from './reading-limits.ts';
 import { isFolder, type MailStore, type MessageHeader } from './mail-store.ts';
 import type { MailSender } from './mail-sender.ts';
-import type { MailFolder, MailHeader, MailIdentity, Mailbox, MailboxProvider, MailMessage, MailPage, OutgoingMail, SendOutcome } from './mailbox.ts';
+import type {
+  MailFolder,
+  MailHeader,
+  MailIdentity,
+  Mailbox,
+  MailboxProvider,
+  MailMessage,
+  MailPage,
+  MailSource,
+  OutgoingMail,
+  SendOutcome,
+} from './mailbox.ts';
 
 const ROLES = { INBOX: 'inbox', Sent: 'sent', Trash: 'trash' } as const;
 const NAMES = { INBOX: 'Inbox', Sent: 'Sent', Trash: 'Trash' } as const;
 
 const header = (message: MessageHeader): MailHeader => message;
+/** The local store keeps the parts of a message, not its bytes: the original is built again from them. */
+const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
 /** One local account's mailbox in the service's own mail store (SQLite or MongoDB). */
 class LocalMailbox implements Mailbox {
@@ -40,7 +56,23 @@ class LocalMailbox implements Mailbox {
     const stored = isFolder(folder) ? await this.mail.get(this.identity.accountId, folder, uid) : null;
     if (!stored) return null;
     if (markSeen && !stored.seen) await this.mail.markSeen(this.identity.accountId, uid);
-    return { ...stored, seen: stored.seen || markSeen, references: [], attachments: [] };
+    const body = shownText(stored.body);
+    return {
+      ...stored,
+      body: body.text,
+      seen: stored.seen || markSeen,
+      references: [],
+      attachments: [],
+      shown: { cut: body.cut, unreadable: null, unlistedAttachments: 0 },
+    };
+  }
+
+  async source(folder: string, uid: number): Promise<MailSource | null> {
+    const stored = isFolder(folder) ? await this.mail.get(this.identity.accountId, folder, uid) : null;
+    if (!stored) return null;
+    const { from, to, cc, subject, body, messageId, date } = stored;
+    const built = await composer.sendMail({ messageId, from, to: [...to], cc: [...cc], subject, text: body, date: new Date(date) });
+    return { subject, content: Readable.from([built.message as Buffer]) };
   }
 
   async unreadCount(folder: string): Promise<number> {
@@ -80,6 +112,8 @@ export class LocalMailboxes implements MailboxProvider {
     const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstNothing(password);
     return account && valid ? { accountId: account.id, username: account.username, secret: null } : null;
   }
+
+  async close(): Promise<void> {}
 
   async open(identity: MailIdentity): Promise<Mailbox> {
     return new LocalMailbox(this.deps.mail, this.deps.sender, identity, `${identity.username.toLowerCase()}@${this.deps.mailDomain}`);

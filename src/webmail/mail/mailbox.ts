@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** What a folder is for, from IMAP's special-use attributes (RFC 6154) or the local store's fixed folders. */
 export type FolderRole = 'inbox' | 'sent' | 'drafts' | 'trash' | 'junk';
 
@@ -18,13 +20,24 @@ export type MailHeader = {
 
 export type MailAttachment = { readonly filename: string; readonly size: number; readonly contentType: string };
 
+/**
+ * How much of a message the reader shows (READING_LIMITS): `cut`, the text stops short; `unreadable`,
+ * the parser gave up on it (the reason, for the log); past the listed attachments, how many more.
+ * A cut or unreadable message offers its original for download.
+ */
+export type Shown = { readonly cut: boolean; readonly unreadable: string | null; readonly unlistedAttachments: number };
+
 /** A message as the reader shows it: the text (HTML turned into text), and its attachments by name and size. */
 export type MailMessage = MailHeader & {
   readonly body: string;
   readonly messageId: string;
   readonly references: readonly string[];
   readonly attachments: readonly MailAttachment[];
+  readonly shown: Shown;
 };
+
+/** A message as it was delivered, for the download of the original: to be read to its end before the mailbox closes. */
+export type MailSource = { readonly subject: string; readonly content: Readable };
 
 export type MailPage = { readonly total: number; readonly messages: readonly MailHeader[] };
 
@@ -74,6 +87,8 @@ export interface Mailbox {
   listNewerThan(folder: string, uid: number, limit: number): Promise<readonly MailHeader[]>;
   /** The message, parsed; with `markSeen` it is flagged as read. Null when there is no such message. */
   read(folder: string, uid: number, markSeen: boolean): Promise<MailMessage | null>;
+  /** The original message, streamed; null when there is no such message. */
+  source(folder: string, uid: number): Promise<MailSource | null>;
   unreadCount(folder: string): Promise<number>;
   /** Moves the message to Trash (from Trash: deletes it). False when there is no such message. */
   remove(folder: string, uid: number): Promise<boolean>;
@@ -94,4 +109,6 @@ export interface MailboxProvider {
   /** Null for a wrong password or unknown user; throws MailboxUnavailable when the server cannot say. */
   authenticate(user: string, password: string): Promise<MailIdentity | null>;
   open(identity: MailIdentity): Promise<Mailbox>;
+  /** Ends what the provider keeps between requests (the IMAP reader's parser threads). */
+  close(): Promise<void>;
 }

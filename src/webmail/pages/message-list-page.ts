@@ -1,15 +1,12 @@
 import { html, type SafeHtml } from './html.ts';
 import type { MailFolder, MailHeader } from '../mail/mailbox.ts';
 import { appFrame, folderUrl, type Viewer } from './app-frame.ts';
+import { shortDate } from './dates.ts';
 import type { Notice } from './layout.ts';
 
 /** What the list shows in its first column: the sender, or in Sent the recipients. */
 export function correspondentOf(message: MailHeader, sentFolder: boolean): string {
   return sentFolder ? [...message.to, ...message.cc].join(', ') : message.from;
-}
-
-export function shortDate(iso: string): string {
-  return iso.slice(0, 16).replace('T', ' ');
 }
 
 function row(message: MailHeader, sentFolder: boolean): SafeHtml {

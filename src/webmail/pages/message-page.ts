@@ -8,11 +8,26 @@ function size(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function attachmentList(attachments: readonly MailAttachment[]): SafeHtml {
+function attachmentList(attachments: readonly MailAttachment[], unlisted: number): SafeHtml {
   if (attachments.length === 0) return html``;
   return html`<section class="attachments" aria-labelledby="attachments-title"><h2 id="attachments-title">Attachments</h2><ul>
 ${attachments.map((attachment) => html`<li><span class="filename">${attachment.filename}</span> <span class="size">(${size(attachment.size)})</span></li>`)}
-</ul></section>`;
+</ul>${unlisted > 0 ? html`<p class="unlisted">and ${unlisted.toLocaleString('en')} more attachments</p>` : ''}</section>`;
+}
+
+/** Roundcube's "Download (.eml)" address: the original as it was delivered. */
+export const originalUrl = (folder: string, uid: number) => `/webmail/?_task=mail&_action=viewsource&_mbox=${encodeURIComponent(folder)}&_uid=${uid}&_save=1`;
+
+/** The body, or why it is not (all) there: a cut or unreadable message points to its original. */
+function body(folder: MailFolder, message: MailMessage): SafeHtml {
+  const download = html`<a href="${originalUrl(folder.path, message.uid)}">Download the original</a>`;
+  if (message.shown.unreadable !== null) {
+    return html`<div class="notice warning message-notice">This message could not be shown. ${download} to open it in another program.</div>`;
+  }
+  const cut = message.shown.cut
+    ? html`<div class="notice warning message-notice">This message is too long to show in full: its beginning is shown below. ${download} to read all of it.</div>`
+    : '';
+  return html`${cut}<pre class="message-body">${message.body}</pre>`;
 }
 
 /** One message. The body is shown as plain text, whatever markup it contains. */
@@ -35,8 +50,8 @@ ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')
 <div class="actions"><a class="button" href="${reply}">Reply</a>
 <form method="post" action="${remove}" class="inline"><input type="hidden" name="_token" value="${viewer.requestToken}">
 <button type="submit" id="delete-button" class="secondary">${folder.role === 'trash' ? 'Delete' : 'Move to Trash'}</button></form></div>
-<pre class="message-body">${message.body}</pre>
-${attachmentList(message.attachments)}
+${body(folder, message)}
+${attachmentList(message.attachments, message.shown.unlistedAttachments)}
 </article>`,
   });
 }

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { MessageParser, type ThreadLimits } from '../../src/webmail/mail/message-parser.ts';
+import { READING_LIMITS } from '../../src/webmail/mail/reading-limits.ts';
+import { hugeHtml } from '../support/hostile-mails.ts';
+
+const plain = (text: string) => Buffer.from(`From: a@example.org\r\nTo: b@example.org\r\nSubject: plain\r\n\r\n${text}\r\n`);
+
+describe('the message parser threads (the bounds of reading one message)', function () {
+  this.timeout(60_000);
+  const parsers: MessageParser[] = [];
+  const parser = (limits: Partial<ThreadLimits> = {}) => {
+    const made = new MessageParser({ ...READING_LIMITS, ...limits });
+    parsers.push(made);
+    return made;
+  };
+  after(async () => {
+    await Promise.all(parsers.map((made) => made.close()));
+  });
+
+  it('parses in a thread and keeps it for the next message', async () => {
+    const threads = parser();
+    for (const text of ['first text', 'second text']) {
+      const outcome = await threads.parse(100, async () => plain(text));
+      assert.ok('parsed' in outcome);
+      assert.equal(outcome.parsed.body.trim(), text);
+    }
+  });
+
+  it('makes a message that fills the thread’s heap unreadable, and the next message still parses', async () => {
+    const threads = parser({ threadHeapMb: 32 });
+    const outcome = await threads.parse(24 * 2 ** 20, async () => hugeHtml('b@example.org', 24 * 2 ** 20).raw);
+    assert.deepEqual(outcome, { unreadable: 'ERR_WORKER_OUT_OF_MEMORY' });
+    const next = await threads.parse(100, async () => plain('after the crash'));
+    assert.ok('parsed' in next && next.parsed.body.includes('after the crash'), JSON.stringify(next));
+  });
+
+  it('makes a message whose parse runs past the time limit unreadable', async () => {
+    const threads = parser({ parseMs: 1 });
+    const outcome = await threads.parse(24 * 2 ** 20, async () => hugeHtml('b@example.org', 24 * 2 ** 20).raw);
+    assert.deepEqual(outcome, { unreadable: 'parsing took over 1 ms' });
+  });
+
+  it('fetches no more sources at once than fit the bytes in flight (a larger one alone)', async () => {
+    const threads = parser({ bytesInFlight: 3 * 2 ** 20 });
+    let fetching = 0;
+    let most = 0;
+    const fetch = async () => {
+      most = Math.max(most, (fetching += 1));
+      await new Promise((resolve) => setImmediate(resolve));
+      fetching -= 1;
+      return plain('x');
+    };
+    await Promise.all(Array.from({ length: 6 }, () => threads.parse(2 ** 20, fetch)));
+    assert.equal(most, 3);
+    most = 0;
+    await Promise.all(Array.from({ length: 3 }, () => threads.parse(5 * 2 ** 20, fetch)));
+    assert.equal(most, 1);
+  });
+});
