@@ -60,15 +60,19 @@ describe('OAuth answers as Doorkeeper 5.x in Mastodon 4.x', function () {
     assert.deepEqual((await register(many)).body.redirect_uris, many);
   });
 
-  it(`matches a loopback redirect registered without a port on any port, names excepted (RFC 8252 7.3; ${DK} uri_checker.rb:30-35,41-45)`, async () => {
+  it(`matches a loopback redirect registered without a port on any port, names excepted (RFC 8252 7.3; ${DK} uri_checker.rb:30-35,41-45, authorization_code_request.rb:85-90)`, async () => {
     const app = await registerApp(server, 'read', 'http://127.0.0.1/callback http://localhost/callback');
     const user = await accountWithPassword(server);
     const query = (redirect_uri: string) => ({ response_type: 'code', client_id: app.client_id, redirect_uri, scope: 'read' });
     const answer = await approve(server, query('http://127.0.0.1:43123/callback'), user);
     assert.equal(answer.status, 302);
     assert.match(answer.headers.get('location')!, /^http:\/\/127\.0\.0\.1:43123\/callback\?code=/);
-    const token = await exchange(app, { code: codeOf(answer), redirect_uri: 'http://127.0.0.1:43123/callback' });
+    // The exchange too (authorization_code_request.rb:85-90): the app may listen on a new port by then.
+    const token = await exchange(app, { code: codeOf(answer), redirect_uri: 'http://127.0.0.1:50000/callback' });
     assert.equal(token.status, 200);
+    const again = codeOf(await approve(server, query('http://127.0.0.1:43123/callback'), user));
+    const elsewhere = await exchange(app, { code: again, redirect_uri: 'http://127.0.0.1:43123/other' });
+    assert.deepEqual([elsewhere.status, elsewhere.body.error], [400, 'invalid_grant']);
     for (const other of ['http://127.0.0.1:43123/elsewhere', 'http://localhost:43123/callback', 'http://127.0.0.2:43123/callback']) {
       const page = await fetch(`${server.url}/oauth/authorize?${new URLSearchParams(query(other))}`);
       assert.equal(page.status, 400, other);

@@ -10,6 +10,7 @@ import { requestParams } from '../../http/request-params.ts';
 import { answerError, answerMissingParam, doorkeeperName } from '../doorkeeper-errors.ts';
 import { GRANTS, oauthModel } from '../oauth-model.ts';
 import { MASTODON_SCOPES } from '../oauth-scopes.ts';
+import { redirectMatches } from '../redirect-uri-rules.ts';
 import type { OAuthStore } from '../oauth-store.ts';
 
 export interface OAuthRouteDeps {
@@ -58,12 +59,15 @@ function serverMetadata(origin: string) {
 /**
  * Doorkeeper's AuthorizationCodeRequest#validate_params, checked before the client and the code
  * (lib/doorkeeper/oauth/authorization_code_request.rb): a PKCE code without `code_verifier`, then no
- * `redirect_uri`. The code is only looked at here, not used.
+ * `redirect_uri`; the missing one's name, or null. The code is only looked at here, not used. As its
+ * validate_redirect_uri (URIChecker.valid_for_authorization?), a loopback `redirect_uri` on another
+ * port than the code's is the code's: the library, which compares exactly, is handed the code's.
  */
-async function missingCodeParam(oauth: OAuthStore, params: Record<string, string>): Promise<string | null> {
+async function checkCodeParams(oauth: OAuthStore, params: Record<string, string>): Promise<string | null> {
   const grant = params.code ? await oauth.findCode(params.code) : null;
   if (grant?.codeChallenge && !params.code_verifier) return 'code_verifier';
   if (!params.redirect_uri) return 'redirect_uri';
+  if (grant && redirectMatches(params.redirect_uri, grant.redirectUri)) params.redirect_uri = grant.redirectUri;
   return null;
 }
 
@@ -90,7 +94,7 @@ export function oauthTokenRoutes({ oauth, accounts, accountLog }: OAuthRouteDeps
     const params = stringParams(ctx);
     // The library knows password and refresh_token grants too; this service issues neither (Doorkeeper's answer for an unconfigured flow).
     if (params.grant_type && !GRANTS.includes(params.grant_type)) return answerError(ctx, 'unsupported_grant_type');
-    const missing = params.grant_type === 'authorization_code' ? await missingCodeParam(oauth, params) : null;
+    const missing = params.grant_type === 'authorization_code' ? await checkCodeParams(oauth, params) : null;
     if (missing) return answerMissingParam(ctx, missing);
     // The library reads only forms; Doorkeeper also takes JSON and query parameters, so they are handed over as one.
     const request = new OAuth2Server.Request({
