@@ -18,6 +18,7 @@ const STORE = 'login rate limit';
 export class MongoLoginRateLimit implements LoginRateLimit {
   private readonly windows: Collection<FailureDoc>;
   private readonly now: () => number;
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(
     db: Db,
@@ -40,6 +41,11 @@ export class MongoLoginRateLimit implements LoginRateLimit {
       if (!isKey(accountId)) return;
       const now = this.now();
       const edge = now - this.policy.windowMillis;
+      // Unknown names count too, so anyone can add documents: windows that are over go, at most once a window.
+      if (now - this.lastSweep >= this.policy.windowMillis) {
+        this.lastSweep = now;
+        await this.windows.deleteMany({ start: { $lte: edge } });
+      }
       for (;;) {
         const counted = await this.windows.updateOne({ _id: accountId, start: { $gt: edge } }, { $inc: { failures: 1 } });
         if (counted.matchedCount === 1) return;
