@@ -11,7 +11,7 @@ interface FailureDoc {
 const STORE = 'login rate limit';
 
 /**
- * The counters in the `login_failures` collection, one document per account. Counting is a guarded
+ * The counters in the `login_failures` collection, one document per login name. Counting is a guarded
  * update (add to a young window, else restart an old one, else insert): each step is one atomic document
  * write, and a lost insert race goes round again, so concurrent processes lose no failure.
  */
