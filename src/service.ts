@@ -180,7 +180,6 @@ export async function startService({ config, logger, stores: given, env, catchUp
     health,
     before: [webmail.middleware],
     oauth,
-    loginRateLimit: webmail.loginRateLimit,
     accountLog,
     ...(rateLimitStore ? { rateLimits: { store: rateLimitStore, settings: config.rateLimits } } : {}),
     corsOrigins: config.corsOrigins,

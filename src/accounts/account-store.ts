@@ -41,6 +41,8 @@ export interface AccountStore {
   revokeToken(token: string): Promise<boolean>;
   /** By the id event metadata records; false when no such token is active. */
   revokeTokenById(tokenId: string): Promise<boolean>;
+  /** True only for the whole token (its secret matching) of a revoked token: Doorkeeper's "was revoked". */
+  isRevokedToken(token: string): Promise<boolean>;
   /** When the token with this id was revoked; null when it is active or unknown (for a message that says which). */
   tokenRevokedAt(tokenId: string): Promise<string | null>;
   /** The token with this id, revoked or not (never its secret); null when there is none. */

@@ -1,13 +1,14 @@
 /**
- * The lock on an account's password sign-ins (the webmail's login and the OAuth consent page share it):
- * a port, kept with the accounts so that neither edge imports the other. The adapters live with the
- * webmail's stores (src/webmail/sessions/).
+ * The webmail's lock on a login name's password logins (Roundcube's login_rate_limit): a port whose
+ * adapters live with the webmail's stores (src/webmail/sessions/). The OAuth consent page never consults
+ * it: app sign-in is throttled, not locked (src/oauth/sign-in-throttle.ts). Keys are login names, known
+ * or not (`localLoginKey`, `imap:<name>`), so a lock tells nobody whether an account exists.
  */
 export interface LoginRateLimit {
-  isLocked(accountId: string): Promise<boolean>;
+  isLocked(key: string): Promise<boolean>;
   /** Counts one failure: in the running window, or as the first of a new one once the old one is over. */
-  recordFailure(accountId: string): Promise<void>;
-  /** A successful login clears the account's counter. */
-  forget(accountId: string): Promise<void>;
+  recordFailure(key: string): Promise<void>;
+  /** A successful login clears the name's counter. */
+  forget(key: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -149,6 +149,10 @@ export class MongoAccountStore implements AccountStore {
     });
   }
 
+  isRevokedToken(token: string): Promise<boolean> {
+    return mongoCall(STORE, async () => ((await this.tokenDoc(token))?.revokedAt ?? null) !== null);
+  }
+
   authenticate(token: string): Promise<TokenGrant | null> {
     return mongoCall(STORE, async () => {
       const doc = await this.tokenDoc(token);

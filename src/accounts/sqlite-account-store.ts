@@ -157,6 +157,10 @@ export class SqliteAccountStore implements AccountStore {
     });
   }
 
+  isRevokedToken(token: string): Promise<boolean> {
+    return this.call(() => (this.tokenRow(token)?.revoked_at ?? null) !== null);
+  }
+
   authenticate(token: string): Promise<TokenGrant | null> {
     return this.call(() => {
       let cached = this.tokens.get(token);

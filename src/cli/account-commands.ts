@@ -7,6 +7,7 @@ import { findAccountOrFail, withAccounts } from './account-lookup.ts';
 import { promptNewPassword, readNewPassword } from './read-password.ts';
 import { withWorkerNumber } from './with-worker-number.ts';
 import { openWebmailStores } from '../webmail/webmail-stores.ts';
+import { localLoginKey } from '../webmail/mail/local-mailbox.ts';
 
 /** `--password` asks on the terminal; `--password-stdin` reads a pipe (and asks too when stdin is a terminal). */
 async function newPasswordFrom(options: { password?: boolean; passwordStdin?: boolean }): Promise<string | null> {
@@ -58,7 +59,9 @@ export function accountCommands(config: Config): Command {
     });
   account
     .command('unlock')
-    .description('Clear the failed logins that locked an account out of the webmail (WEBMAIL_LOGIN_RATE_LIMIT), so it may sign in again at once.')
+    .description(
+      'Clear the failed webmail logins that locked an account out of the webmail (WEBMAIL_LOGIN_RATE_LIMIT), so it may log in again at once. App sign-in (OAuth) never locks.',
+    )
     .argument('<username-or-id>')
     .action(async (who: string) => {
       await withAccounts(config, true, async (store) => {
@@ -71,7 +74,7 @@ export function accountCommands(config: Config): Command {
           rateLimit: { limit: 0, windowMillis: 1 },
         });
         try {
-          await webmail.rateLimit.forget(found.id);
+          await webmail.rateLimit.forget(localLoginKey(found.username));
         } finally {
           await webmail.close();
         }

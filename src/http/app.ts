@@ -2,10 +2,10 @@ import Router from '@koa/router';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { OAuthStore } from '../oauth/oauth-store.ts';
-import type { LoginRateLimit } from '../accounts/login-rate-limit.ts';
 import type { AccountLog } from '../accounts/account-log.ts';
 import { appsRoutes } from '../oauth/routes/apps-routes.ts';
 import { oauthAuthorizeRoutes } from '../oauth/routes/oauth-authorize-routes.ts';
+import { AccountSignInThrottle } from '../oauth/sign-in-throttle.ts';
 import { oauthTokenRoutes } from '../oauth/routes/oauth-token-routes.ts';
 import { rateLimits } from '../rate-limits/rate-limit-middleware.ts';
 import type { RateLimitStore } from '../rate-limits/rate-limit-store.ts';
@@ -44,8 +44,6 @@ export interface AppDeps extends FilterRouteDeps {
   readonly oauth?: OAuthStore;
   /** How long a failed OAuth sign-in waits before its answer (tests make it instant). */
   readonly failedSignInPause?: (ms: number) => Promise<void>;
-  /** Failed logins per account, shared with the webmail's login. */
-  readonly loginRateLimit?: LoginRateLimit;
   /** Where sign-ins, app authorizations and app tokens are recorded in the accounts' streams; none: not recorded. */
   readonly accountLog?: AccountLog;
   /** Mastodon's rack-attack throttles, counted in a store every process shares; none when absent (RATE_LIMITS=off). */
@@ -81,7 +79,7 @@ function appRouters(deps: AppDeps): Router[] {
     const oauth = { oauth: deps.oauth, accounts: deps.accounts, ...(deps.accountLog ? { accountLog: deps.accountLog } : {}) };
     const optional = {
       ...(deps.failedSignInPause ? { failedSignInPause: deps.failedSignInPause } : {}),
-      ...(deps.loginRateLimit ? { loginRateLimit: deps.loginRateLimit } : {}),
+      ...(deps.rateLimits ? { signInThrottle: new AccountSignInThrottle(deps.rateLimits.store) } : {}),
     };
     routers.push(appsRoutes(deps.oauth, deps.accounts), oauthTokenRoutes(oauth), oauthAuthorizeRoutes({ ...oauth, ...optional }));
   }

@@ -13,8 +13,9 @@ export interface AuthState {
 export type AppTokenLookup = (token: string) => Promise<{ readonly tokenId: string; readonly scopes: readonly string[] } | null>;
 
 /**
- * Where Doorkeeper (Mastodon's `access_token_methods`) looks: `Authorization: Bearer`, then the
- * `access_token` parameter of the query or, once parsed, of the body.
+ * Where Doorkeeper's default `access_token_methods` look (Mastodon keeps them; doorkeeper
+ * lib/doorkeeper/oauth/token.rb): `Authorization: Bearer`, then the `access_token` parameter, then
+ * `bearer_token`, each of the query or, once parsed, of the body.
  */
 export function presentedToken(ctx: Context): string | null {
   const header = ctx.get('authorization');
@@ -23,11 +24,19 @@ export function presentedToken(ctx: Context): string | null {
     return match ? match[1]! : null;
   }
   const params = (ctx.state as Partial<ParamsState>).params;
-  const value = params ? params.access_token : new URLSearchParams(ctx.querystring).get('access_token');
-  return typeof value === 'string' && value !== '' ? value : null;
+  const query = params ? null : new URLSearchParams(ctx.querystring);
+  for (const name of ['access_token', 'bearer_token']) {
+    const value = params ? params[name] : query!.get(name);
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return null;
 }
 
-/** Anything missing, empty, unknown or revoked is the same 401. */
+/**
+ * Anything missing, empty or unknown is 401 "The access token is invalid"; a user token revoked (the
+ * whole token, secret and all) is "The access token was revoked", as Doorkeeper's InvalidTokenResponse
+ * (lib/doorkeeper/oauth/invalid_token_response.rb) and Mastodon's credentials spec answer.
+ */
 export function authenticate(accounts: AccountStore, appTokens?: AppTokenLookup) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const token = presentedToken(ctx);
@@ -36,7 +45,7 @@ export function authenticate(accounts: AccountStore, appTokens?: AppTokenLookup)
     if (grant) state.grant = grant;
     else {
       const appOnly = token && appTokens ? await appTokens(token) : null;
-      if (!appOnly) throw unauthorized();
+      if (!appOnly) throw token && (await accounts.isRevokedToken(token)) ? new HttpError(401, 'The access token was revoked') : unauthorized();
       state.appOnly = appOnly;
     }
     await next();

@@ -1,12 +1,12 @@
 import { allKnown, DEFAULT_SCOPES, splitScopes } from './oauth-scopes.ts';
 import type { NewApp } from './oauth-store.ts';
+import { redirectUriErrors } from './redirect-uri-rules.ts';
 
-export const OOB = 'urn:ietf:wg:oauth:2.0:oob';
+export { OOB } from './redirect-uri-rules.ts';
 
-/** Mastodon's limits on an app (app/models/doorkeeper/application's validations). */
+/** Mastodon's limits on an app (app/models/oauth/application.rb). */
 const NAME_LIMIT = 60;
 const URL_LIMIT = 2000;
-const REDIRECT_URIS_LIMIT = 20;
 
 export class AppValidationError extends Error {
   override readonly name = 'AppValidationError';
@@ -21,17 +21,18 @@ function isAbsoluteUri(value: string): boolean {
   }
 }
 
+/**
+ * As Doorkeeper keeps them: a list is joined with newlines (models/application_mixin.rb `redirect_uri=`)
+ * and the text split on any whitespace, so a newline inside one element is a second URI, checked as one.
+ * Mastodon's limit is on that text (APP_REDIRECT_URI_LIMIT, 2,000 characters), not on a count.
+ */
 function redirectUris(value: unknown): string[] {
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/\s+/) : [];
-  const uris = list.filter((u): u is string => typeof u === 'string' && u !== '');
-  if (uris.length === 0) throw new AppValidationError("Redirect URI can't be blank");
-  if (uris.length > REDIRECT_URIS_LIMIT) throw new AppValidationError(`Redirect URI is too long (maximum is ${REDIRECT_URIS_LIMIT} URIs)`);
-  for (const uri of uris) {
-    if (uri === OOB) continue;
-    if (uri.length > URL_LIMIT) throw new AppValidationError(`Redirect URI is too long (maximum is ${URL_LIMIT} characters)`);
-    if (!isAbsoluteUri(uri)) throw new AppValidationError('Redirect URI must be an absolute URI.');
-    if (uri.includes('#')) throw new AppValidationError('Redirect URI cannot contain a fragment.');
-  }
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  const text = list.filter((u): u is string => typeof u === 'string').join('\n');
+  const uris = text.split(/[ \t\n\v\f\r]+/).filter((u) => u !== '');
+  const errors = uris.length === 0 ? ["Redirect URI can't be blank"] : redirectUriErrors(uris);
+  if (text.length > URL_LIMIT) errors.push(`Redirect URI is too long (maximum is ${URL_LIMIT} characters)`);
+  if (errors.length > 0) throw new AppValidationError(errors.join(', '));
   return [...new Set(uris)];
 }
 

@@ -1,4 +1,4 @@
-import { OOB } from './app-registration.ts';
+import { OOB, redirectMatches, redirectUriErrors } from './redirect-uri-rules.ts';
 import type { DoorkeeperError } from './doorkeeper-errors.ts';
 import { allKnown, DEFAULT_SCOPES, splitScopes, withinApp } from './oauth-scopes.ts';
 import type { OAuthApp } from './oauth-store.ts';
@@ -30,7 +30,9 @@ export function checkAuthorization(app: OAuthApp | null, params: Record<string, 
   const given = param(params, 'redirect_uri');
   // Doorkeeper takes the app's only redirect URI when the request names none.
   const redirectUri = given === '' && app.redirectUris.length === 1 ? app.redirectUris[0]! : given;
-  if (!app.redirectUris.includes(redirectUri)) return { kind: 'fatal', error: 'invalid_redirect_uri' };
+  // URIChecker.valid_for_authorization?: a registered URI, or a loopback one on another port.
+  const registered = redirectUri === OOB || redirectUriErrors([redirectUri]).length === 0;
+  if (!registered || !app.redirectUris.some((uri) => redirectMatches(redirectUri, uri))) return { kind: 'fatal', error: 'invalid_redirect_uri' };
   const state = param(params, 'state');
   const base = { app, redirectUri, state };
   if (param(params, 'response_type') !== 'code') return { kind: 'redirect-error', error: 'unsupported_response_type', ...base };

@@ -30,6 +30,17 @@ export function answerError(ctx: Context, error: DoorkeeperError, status?: numbe
 }
 
 /**
+ * Doorkeeper's InvalidRequestResponse for a missing parameter (lib/doorkeeper/oauth/invalid_request_response.rb,
+ * `missing_param` in config/locales/en.yml).
+ */
+export function answerMissingParam(ctx: Context, param: string): void {
+  ctx.status = 400;
+  ctx.type = 'application/json';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: 'invalid_request', error_description: `Missing required parameter: ${param}.` };
+}
+
+/**
  * What @node-oauth/oauth2-server threw, as Doorkeeper names it. Doorkeeper calls a missing client
  * credential `invalid_client` and a redirect URI other than the code's `invalid_grant`, where the
  * library says `invalid_request`.

@@ -1,4 +1,3 @@
-import type { LoginRateLimit } from './sessions/login-rate-limit.ts';
 import type { Middleware } from 'koa';
 import type { AccountLog } from '../accounts/account-log.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
@@ -38,8 +37,6 @@ export type Webmail = {
   /** Handles `/webmail` and everything under `/webmail/`; calls `next()` for any other path. */
   readonly middleware: Middleware;
   readonly config: WebmailConfig;
-  /** Failed logins per account (WEBMAIL_LOGIN_RATE_LIMIT), which the OAuth sign-in counts and honours too. */
-  readonly loginRateLimit: LoginRateLimit;
   close(): Promise<void>;
 };
 
@@ -89,7 +86,6 @@ export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
   return {
     middleware: webmailMiddleware(services, new StaticAssets()),
     config,
-    loginRateLimit: stores.rateLimit,
     async close() {
       relay?.close();
       await mailboxes.close();

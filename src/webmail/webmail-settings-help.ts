@@ -13,5 +13,9 @@ export const WEBMAIL_SETTINGS: readonly SettingHelp[] = [
   { name: 'LOG_DIR', fallback: '<DATA_DIR>/logs', meaning: 'where errors.log and userlogins.log are written' },
   { name: 'WEBMAIL_IDLE_MINUTES', fallback: '10', meaning: 'a session unused this long is gone' },
   { name: 'WEBMAIL_REFRESH_SECONDS', fallback: '60', meaning: 'how often an open folder asks for new mail' },
-  { name: 'WEBMAIL_LOGIN_RATE_LIMIT', fallback: '3', meaning: 'failed logins per account within 60 s before logins are refused (0: off)' },
+  {
+    name: 'WEBMAIL_LOGIN_RATE_LIMIT',
+    fallback: '3',
+    meaning: 'failed webmail logins per login name (known or not) within 60 s before its logins are refused (0: off)',
+  },
 ];

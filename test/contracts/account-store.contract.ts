@@ -63,9 +63,14 @@ export function accountStoreContract(name: string, fixture: () => LocationFixtur
       const grant = await store.authenticate(token);
       assert.deepEqual(grant?.account, account);
       assert.deepEqual(grant?.scopes, ['read:filters', 'write']);
+      assert.equal(await store.isRevokedToken(token), false);
       assert.equal(await store.revokeToken(token), true);
       assert.equal(await store.authenticate(token), null);
       assert.equal(await store.revokeToken(token), false);
+      // "Revoked" only for the whole token: its id with another secret tells nothing.
+      assert.equal(await store.isRevokedToken(token), true);
+      assert.equal(await store.isRevokedToken(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`), false);
+      assert.equal(await store.isRevokedToken('not a token'), false);
     });
 
     it('lists tokens oldest first with their last use, and revokes one by its id once', async () => {

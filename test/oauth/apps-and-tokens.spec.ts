@@ -43,7 +43,7 @@ describe('OAuth apps and tokens as Mastodon serves them', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ redirect_uris: CALLBACK }, "Validation failed: Application name can't be blank"],
       [{ client_name: 'x' }, "Validation failed: Redirect URI can't be blank"],
-      [{ client_name: 'x', redirect_uris: 'not a uri' }, 'Validation failed: Redirect URI must be an absolute URI.'],
+      [{ client_name: 'x', redirect_uris: 'not-a-uri' }, 'Validation failed: Redirect URI must be an absolute URI.'],
       [{ client_name: 'x', redirect_uris: CALLBACK, scopes: 'read everything' }, "Validation failed: Scopes doesn't match configured on the server."],
       [{ client_name: 'x'.repeat(61), redirect_uris: CALLBACK }, 'Validation failed: Application name is too long (maximum is 60 characters)'],
     ];

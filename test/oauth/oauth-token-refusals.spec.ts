@@ -51,7 +51,7 @@ describe('OAuth: what Mastodon (Doorkeeper) refuses', () => {
     assert.equal(new URL(answer.headers.get('location')!).searchParams.get('state'), 'a b&c');
   });
 
-  it('checks the PKCE verifier: a wrong one, or none, is invalid_grant; the right one gets the token', async () => {
+  it('checks the PKCE verifier: a wrong one is invalid_grant, none is invalid_request; the right one gets the token', async () => {
     const [app, user] = [await registerApp(server), await accountWithPassword(server)];
     const { verifier, challenge } = pkcePair();
     const pkce = { code_challenge: challenge, code_challenge_method: 'S256' };
@@ -59,7 +59,7 @@ describe('OAuth: what Mastodon (Doorkeeper) refuses', () => {
     assert.equal(wrong.status, 400);
     assert.equal(wrong.body.error, 'invalid_grant');
     const missing = await exchange(app, codeOf(await approve(server, query(app, pkce), user)));
-    assert.equal(missing.body.error, 'invalid_grant');
+    assert.deepEqual([missing.status, missing.body.error], [400, 'invalid_request']);
     const right = await exchange(app, codeOf(await approve(server, query(app, pkce), user)), { code_verifier: verifier });
     assert.equal(right.status, 200);
   });
@@ -128,7 +128,7 @@ describe('OAuth: what Mastodon (Doorkeeper) refuses', () => {
     const revoked = await server.request('POST', '/oauth/revoke', { json: { client_id: app.client_id, client_secret: app.client_secret, token } });
     assert.deepEqual([revoked.status, revoked.body], [200, {}]);
     const after = await server.request('GET', '/api/v1/filters', { token });
-    assert.deepEqual([after.status, after.body], [401, { error: 'The access token is invalid' }]);
+    assert.deepEqual([after.status, after.body], [401, { error: 'The access token was revoked' }]);
   });
 
   it('sends access_denied back with state when the user denies', async () => {

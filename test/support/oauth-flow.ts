@@ -30,14 +30,14 @@ export function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-/** The consent page's form, as a browser would submit it: its CSRF cookie and hidden fields with credentials. */
-export async function approve(
-  server: TestServer,
-  query: Record<string, string>,
-  account: { username: string; password: string },
-  decision = 'approve',
-): Promise<Response> {
-  const page = await fetch(`${server.url}/oauth/authorize?${new URLSearchParams(query)}`);
+/** The consent page as a browser holds it: its CSRF cookie and the hidden fields of its form. */
+export interface ConsentForm {
+  readonly cookie: string;
+  readonly fields: URLSearchParams;
+}
+
+export async function consentForm(server: TestServer, query: Record<string, string>, headers: Record<string, string> = {}): Promise<ConsentForm> {
+  const page = await fetch(`${server.url}/oauth/authorize?${new URLSearchParams(query)}`, { headers });
   assert.equal(page.status, 200, await page.clone().text());
   const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
   const body = await page.text();
@@ -53,15 +53,38 @@ export async function approve(
         .replace(/&gt;/g, '>'),
     );
   }
+  return { cookie, fields };
+}
+
+/** Submits a consent form with these credentials, as a browser would. */
+export function submitConsent(
+  server: TestServer,
+  form: ConsentForm,
+  account: { username: string; password: string },
+  decision = 'approve',
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const fields = new URLSearchParams(form.fields);
   fields.set('username', account.username);
   fields.set('password', account.password);
   fields.set('decision', decision);
   return fetch(`${server.url}/oauth/authorize`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...headers, cookie: form.cookie, 'content-type': 'application/x-www-form-urlencoded' },
     body: fields.toString(),
   });
+}
+
+/** The consent page's form, fetched and submitted as a browser would. */
+export async function approve(
+  server: TestServer,
+  query: Record<string, string>,
+  account: { username: string; password: string },
+  decision = 'approve',
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return submitConsent(server, await consentForm(server, query, headers), account, decision, headers);
 }
 
 /** The code in the redirect an approval answered with. */

@@ -164,6 +164,25 @@ describe('webmail login (POST ?_task=login&_action=login)', () => {
     assert.equal((await new WebmailClient(server.baseUrl).login(other.username, other.password)).status, 302);
   });
 
+  it('answers an unknown name and an existing one byte for byte alike, locked after 3 failures both (Roundcube locks only users it knows)', async () => {
+    const jack = await server.account('jack');
+    // As long as jack's name, so that even Content-Length may not tell them apart.
+    const unknown = 'q'.repeat(jack.username.length);
+    // A failed login ends its session (Roundcube): each answer carries a fresh session id and token, the rest alike.
+    const fresh = (text: string) => text.replace(/[0-9a-v]{26}/g, '{session}').replace(/value="[0-9A-Za-z]{32}"/g, 'value="{token}"');
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      const answers = [];
+      for (const user of [jack.username, unknown]) {
+        const client = new WebmailClient(server.baseUrl);
+        const answer = await client.post(LOGIN, { _token: await client.loginToken(), _user: user, _pass: 'wrong' });
+        const headers = [...answer.headers].filter(([name]) => name !== 'date').map(([name, value]) => [name, fresh(value)]);
+        answers.push({ status: answer.status, headers, text: fresh(answer.text.replaceAll(user, '{user}')) });
+      }
+      assert.deepEqual(answers[0], answers[1], `attempt ${attempt}`);
+      assert.match(answers[0]!.text, attempt === 4 ? /Too many failed login attempts\. Try again later\./ : /Login failed\./);
+    }
+  });
+
   it('signs in accounts whose password was set with the CLI hash', async () => {
     const hank = await server.account('hank', 'pass with spaces and ünïcode');
     assert.equal((await new WebmailClient(server.baseUrl).login(hank.username, 'pass with spaces and ünïcode')).status, 302);

@@ -10,7 +10,7 @@ import { checkAuthorization, redirectTarget, type Checked } from '../authorizati
 import { codePage, consentPage, errorPage } from '../consent-page.ts';
 import { describe } from '../doorkeeper-errors.ts';
 import type { OAuthStore } from '../oauth-store.ts';
-import type { LoginRateLimit } from '../../accounts/login-rate-limit.ts';
+import { answerThrottled, type AccountSignInThrottle } from '../sign-in-throttle.ts';
 import type { AccountLog } from '../../accounts/account-log.ts';
 import { clientAddress } from '../../shared/client-address.ts';
 
@@ -25,8 +25,8 @@ export interface AuthorizeDeps {
   readonly accounts: AccountStore;
   /** How long a failed sign-in waits before its answer (a timer: other requests go on). */
   readonly failedSignInPause?: (ms: number) => Promise<void>;
-  /** The webmail's failed-login counter: one lock for both sign-ins, lifted by `cli account unlock`. */
-  readonly loginRateLimit?: LoginRateLimit;
+  /** Attempts per account name (none: RATE_LIMITS=off). Never the webmail's lock: app sign-in does not lock. */
+  readonly signInThrottle?: AccountSignInThrottle;
   /** Where an approval is recorded (AppAuthorized, the account's story); none: not recorded. */
   readonly accountLog?: AccountLog;
 }
@@ -64,28 +64,21 @@ function answerUnusable(ctx: Context, checked: Exclude<Checked, { kind: 'ok' }>)
   ctx.redirect(target);
 }
 
-type SignIn = { account: Account } | { refused: string };
-
+/** Devise's one answer for an unknown name and a wrong password alike, so neither tells who exists. */
 const SIGN_IN_FAILED = 'Invalid username or password.';
-const LOCKED = 'Too many failed sign-ins: this account is locked for now.';
 
-async function signIn(accounts: AccountStore, lock: LoginRateLimit | undefined, username: string, password: string): Promise<SignIn> {
+/** The account, or null: unknown, or the wrong password (the same work either way, so timing does not tell). */
+async function signIn(accounts: AccountStore, username: string, password: string): Promise<Account | null> {
   const found = username === '' ? null : await accounts.findAccount(username);
   // findAccount also takes an id; only a username signs in.
   const account = found && found.username.toLowerCase() === username.toLowerCase() ? found : null;
-  if (account && lock && (await lock.isLocked(account.id))) return { refused: LOCKED };
   const hash = account ? await accounts.passwordHash(account.id) : null;
   const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstNothing(password);
-  if (account && valid) {
-    await lock?.forget(account.id);
-    return { account };
-  }
-  if (account) await lock?.recordFailure(account.id);
-  return { refused: SIGN_IN_FAILED };
+  return account && valid ? account : null;
 }
 
 /** GET /oauth/authorize shows sign-in and consent; POST /oauth/authorize decides. */
-export function oauthAuthorizeRoutes({ oauth, accounts, loginRateLimit, accountLog, failedSignInPause = (ms) => delay(ms) }: AuthorizeDeps): Router {
+export function oauthAuthorizeRoutes({ oauth, accounts, signInThrottle, accountLog, failedSignInPause = (ms) => delay(ms) }: AuthorizeDeps): Router {
   const router = new Router();
   const check = async (params: Record<string, unknown>) => {
     const clientId = typeof params.client_id === 'string' ? params.client_id : '';
@@ -109,12 +102,14 @@ export function oauthAuthorizeRoutes({ oauth, accounts, loginRateLimit, accountL
     }
     const username = typeof params.username === 'string' ? params.username.trim().slice(0, MAX_INPUT) : '';
     const password = typeof params.password === 'string' && params.password.length <= MAX_INPUT ? params.password : '';
-    const outcome = await signIn(accounts, loginRateLimit, username, password);
-    if ('refused' in outcome) {
+    // Counted before the password is checked, so past the budget no guess costs a hash or is tried.
+    const verdict = signInThrottle ? await signInThrottle.attempt(username) : { allowed: true as const };
+    if (!verdict.allowed) return answerThrottled(ctx, verdict);
+    const account = await signIn(accounts, username, password);
+    if (account === null) {
       await failedSignInPause(FAILED_SIGN_IN_PAUSE_MS);
-      return sendHtml(ctx, 401, consentPage(app, page, scopes, csrfToken(ctx), outcome.refused, username));
+      return sendHtml(ctx, 401, consentPage(app, page, scopes, csrfToken(ctx), SIGN_IN_FAILED, username));
     }
-    const { account } = outcome;
     const code = await oauth.createCode({
       appId: app.id,
       accountId: account.id,

@@ -7,9 +7,10 @@ import type { AccountLog } from '../../accounts/account-log.ts';
 import { recordIssued, recordRevoked } from '../app-token-facts.ts';
 import { paramsOf } from '../../http/route-context.ts';
 import { requestParams } from '../../http/request-params.ts';
-import { answerError, doorkeeperName } from '../doorkeeper-errors.ts';
+import { answerError, answerMissingParam, doorkeeperName } from '../doorkeeper-errors.ts';
 import { GRANTS, oauthModel } from '../oauth-model.ts';
 import { MASTODON_SCOPES } from '../oauth-scopes.ts';
+import { redirectMatches } from '../redirect-uri-rules.ts';
 import type { OAuthStore } from '../oauth-store.ts';
 
 export interface OAuthRouteDeps {
@@ -55,6 +56,28 @@ function serverMetadata(origin: string) {
   };
 }
 
+/**
+ * Doorkeeper's AuthorizationCodeRequest#validate_params, checked before the client and the code
+ * (lib/doorkeeper/oauth/authorization_code_request.rb): a PKCE code without `code_verifier`, then no
+ * `redirect_uri`; the missing one's name, or null. The code is only looked at here, not used. As its
+ * validate_redirect_uri (URIChecker.valid_for_authorization?), a loopback `redirect_uri` on another
+ * port than the code's is the code's: the library, which compares exactly, is handed the code's.
+ */
+async function checkCodeParams(oauth: OAuthStore, params: Record<string, string>): Promise<string | null> {
+  const grant = params.code ? await oauth.findCode(params.code) : null;
+  if (grant?.codeChallenge && !params.code_verifier) return 'code_verifier';
+  if (!params.redirect_uri) return 'redirect_uri';
+  if (grant && redirectMatches(params.redirect_uri, grant.redirectUri)) params.redirect_uri = grant.redirectUri;
+  return null;
+}
+
+/** Doorkeeper's revocation_error_response, with status :forbidden. */
+function refuseRevocation(ctx: Context): void {
+  ctx.status = 403;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: 'unauthorized_client', error_description: 'You are not authorized to revoke this token' };
+}
+
 /** POST /oauth/token, POST /oauth/revoke and GET /.well-known/oauth-authorization-server. */
 export function oauthTokenRoutes({ oauth, accounts, accountLog }: OAuthRouteDeps): Router {
   const server = new OAuth2Server({
@@ -71,6 +94,8 @@ export function oauthTokenRoutes({ oauth, accounts, accountLog }: OAuthRouteDeps
     const params = stringParams(ctx);
     // The library knows password and refresh_token grants too; this service issues neither (Doorkeeper's answer for an unconfigured flow).
     if (params.grant_type && !GRANTS.includes(params.grant_type)) return answerError(ctx, 'unsupported_grant_type');
+    const missing = params.grant_type === 'authorization_code' ? await checkCodeParams(oauth, params) : null;
+    if (missing) return answerMissingParam(ctx, missing);
     // The library reads only forms; Doorkeeper also takes JSON and query parameters, so they are handed over as one.
     const request = new OAuth2Server.Request({
       method: 'POST',
@@ -99,16 +124,14 @@ export function oauthTokenRoutes({ oauth, accounts, accountLog }: OAuthRouteDeps
     const params = stringParams(ctx);
     const credentials = clientCredentials(ctx, params);
     const app = credentials ? await oauth.verifyClient(credentials.id, credentials.secret) : null;
-    if (!app) return answerError(ctx, 'invalid_client');
+    // Doorkeeper's validate_presence_of_client (app/controllers/doorkeeper/tokens_controller.rb): no
+    // client, or a wrong secret, is the same 403 as another app's token.
+    if (!app) return refuseRevocation(ctx);
     const token = params.token ?? '';
     const parts = splitToken(token);
     // RFC 7009, as Doorkeeper: an unknown token is answered as revoked, so the answer tells nothing.
     const issuer = parts ? await oauth.appOfToken(parts.tokenId) : null;
-    if (issuer && issuer.id !== app.id) {
-      ctx.status = 403;
-      ctx.body = { error: 'unauthorized_client', error_description: 'You are not authorized to revoke this token' };
-      return;
-    }
+    if (issuer && issuer.id !== app.id) return refuseRevocation(ctx);
     if (issuer) {
       if (await accounts.revokeToken(token)) await recordRevoked(ctx, parts!.tokenId, issuer, accounts, accountLog);
       else await oauth.revokeAppToken(token);

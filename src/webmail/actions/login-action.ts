@@ -57,11 +57,13 @@ export async function loginAction(services: WebmailServices, request: WebmailReq
     return showLoginScreen(request, services.sessions, services.config.mailDomain, 503, { notice, keepAnonymousSession: !request.hadSessionCookie, user });
   }
   if (!identity) {
-    // Only failures the lock counts are recorded: once it locks the account, refusals write nothing, so
-    // an attacker's guesses add at most WEBMAIL_LOGIN_RATE_LIMIT events per account and window.
+    // Only failures the lock counts are recorded: once it locks the name, refusals write nothing, so
+    // an attacker's guesses add at most WEBMAIL_LOGIN_RATE_LIMIT events per account and window. Unknown
+    // names are counted and locked alike (Roundcube locks only users it knows, which tells who exists).
     if (limitKey) {
       await services.rateLimit.recordFailure(limitKey);
-      await recordSignIn(services, request, 'failed', limitKey, user);
+      const accountId = await services.mailboxes.knownAccountId(user);
+      if (accountId) await recordSignIn(services, request, 'failed', accountId, user);
     }
     // A timer, not a sleep: other requests go on meanwhile.
     await services.pause(FAILED_LOGIN_PAUSE_MS);

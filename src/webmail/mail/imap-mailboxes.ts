@@ -29,6 +29,11 @@ export class ImapMailboxes implements MailboxProvider {
     return user === '' ? null : `imap:${user.toLowerCase()}`;
   }
 
+  /** IMAP users are no accounts of this service. */
+  async knownAccountId(): Promise<string | null> {
+    return null;
+  }
+
   async authenticate(user: string, password: string): Promise<MailIdentity | null> {
     if (user === '' || password === '' || user.length > MAX_USER) return null;
     try {

@@ -95,13 +95,22 @@ class LocalMailbox implements Mailbox {
   async close(): Promise<void> {}
 }
 
+/** The webmail lock's key for a local login name (`account unlock` forgets it by the account's name). */
+export const localLoginKey = (name: string): string => `local:${name.toLowerCase()}`;
+
 /** The service's own accounts: passwords checked against their scrypt hashes, mail in the local store. */
 export class LocalMailboxes implements MailboxProvider {
   readonly kind = 'local';
 
   constructor(private readonly deps: { readonly accounts: AccountStore; readonly mail: MailStore; readonly sender: MailSender; readonly mailDomain: string }) {}
 
+  /** Every name counts, known or not, so the lock (and its message) never tells who has an account. */
   async rateLimitKey(user: string): Promise<string | null> {
+    const name = this.accountName(user).toLowerCase();
+    return name === '' ? null : localLoginKey(name);
+  }
+
+  async knownAccountId(user: string): Promise<string | null> {
     return (await this.findAccount(user))?.id ?? null;
   }
 
@@ -119,10 +128,14 @@ export class LocalMailboxes implements MailboxProvider {
     return new LocalMailbox(this.deps.mail, this.deps.sender, identity, `${identity.username.toLowerCase()}@${this.deps.mailDomain}`);
   }
 
+  private accountName(user: string): string {
+    const suffix = `@${this.deps.mailDomain}`;
+    return user.toLowerCase().endsWith(suffix.toLowerCase()) ? user.slice(0, -suffix.length) : user;
+  }
+
   /** `alice` or `alice@<MAIL_DOMAIN>` names a local account; ids and other domains name none. */
   private async findAccount(user: string): Promise<Account | null> {
-    const suffix = `@${this.deps.mailDomain}`;
-    const name = user.toLowerCase().endsWith(suffix) ? user.slice(0, -suffix.length) : user;
+    const name = this.accountName(user);
     if (name === '' || name.includes('@')) return null;
     const account = await this.deps.accounts.findAccount(name);
     return account?.username.toLowerCase() === name.toLowerCase() ? account : null;

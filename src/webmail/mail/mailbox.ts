@@ -104,8 +104,10 @@ export type MailIdentity = { readonly accountId: string; readonly username: stri
 /** Signs users in and opens their mailboxes: the local accounts, or an IMAP server's users. */
 export interface MailboxProvider {
   readonly kind: 'local' | 'imap';
-  /** The rate limit's key for a login name, checked before the password is tried; null: nobody to count against. */
+  /** The rate limit's key for a login name, known or not, checked before the password is tried; null: an empty name. */
   rateLimitKey(user: string): Promise<string | null>;
+  /** The service's account a login name names (its story records the failure); null for unknown names and IMAP users. */
+  knownAccountId(user: string): Promise<string | null>;
   /** Null for a wrong password or unknown user; throws MailboxUnavailable when the server cannot say. */
   authenticate(user: string, password: string): Promise<MailIdentity | null>;
   open(identity: MailIdentity): Promise<Mailbox>;

@@ -11,13 +11,14 @@ interface FailureDoc {
 const STORE = 'login rate limit';
 
 /**
- * The counters in the `login_failures` collection, one document per account. Counting is a guarded
+ * The counters in the `login_failures` collection, one document per login name. Counting is a guarded
  * update (add to a young window, else restart an old one, else insert): each step is one atomic document
  * write, and a lost insert race goes round again, so concurrent processes lose no failure.
  */
 export class MongoLoginRateLimit implements LoginRateLimit {
   private readonly windows: Collection<FailureDoc>;
   private readonly now: () => number;
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(
     db: Db,
@@ -40,6 +41,11 @@ export class MongoLoginRateLimit implements LoginRateLimit {
       if (!isKey(accountId)) return;
       const now = this.now();
       const edge = now - this.policy.windowMillis;
+      // Unknown names count too, so anyone can add documents: windows that are over go, at most once a window.
+      if (now - this.lastSweep >= this.policy.windowMillis) {
+        this.lastSweep = now;
+        await this.windows.deleteMany({ start: { $lte: edge } });
+      }
       for (;;) {
         const counted = await this.windows.updateOne({ _id: accountId, start: { $gt: edge } }, { $inc: { failures: 1 } });
         if (counted.matchedCount === 1) return;

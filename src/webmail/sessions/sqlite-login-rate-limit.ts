@@ -7,6 +7,7 @@ import { isLockedBy, type FailureWindow, type LoginRateLimit, type RateLimitPoli
  */
 export class SqliteLoginRateLimit implements LoginRateLimit {
   private readonly now: () => number;
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -25,6 +26,7 @@ export class SqliteLoginRateLimit implements LoginRateLimit {
   /** One statement, so two processes counting at once neither lose a failure nor both start a window. */
   async recordFailure(accountId: string): Promise<void> {
     const now = this.now();
+    this.sweep(now);
     const young = 'excluded.window_start - login_failures.window_start < ?';
     this.db
       .prepare(
@@ -34,6 +36,17 @@ export class SqliteLoginRateLimit implements LoginRateLimit {
            window_start = CASE WHEN ${young} THEN login_failures.window_start ELSE excluded.window_start END`,
       )
       .run(String(accountId), now, this.policy.windowMillis, this.policy.windowMillis);
+  }
+
+  /**
+   * Unknown names are counted too, so anyone can add rows: those whose window is over (they lock
+   * nothing, and a new failure would start afresh) go, at most once per window. The table then holds
+   * about two windows' worth of failing names, each of which cost its sender a password hash.
+   */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.policy.windowMillis) return;
+    this.lastSweep = now;
+    this.db.prepare('DELETE FROM login_failures WHERE window_start <= ?').run(now - this.policy.windowMillis);
   }
 
   async forget(accountId: string): Promise<void> {
