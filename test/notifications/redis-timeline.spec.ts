@@ -94,9 +94,24 @@ describe("filters_changed on Mastodon's Redis channels (REDIS_URL)", function ()
     ]);
   });
 
-  it('starts and serves while REDIS_URL names no reachable Redis, and reports it degraded', async () => {
+  it('with rate limits on (their counters in the same Redis), answers an unreachable Redis with a JSON 503 naming the counters', async () => {
     const dir = scratchDir();
     const env = { DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', REDIS_URL: 'redis://127.0.0.1:1' };
+    const service = await startService({ config: loadConfig(env), logger: silentLogger, env });
+    try {
+      const owner = await newOwner(dir);
+      const response = await filtersApi(service.url, owner.token).post('/api/v2/filters', newFilter('t'));
+      assert.equal(response.status, 503);
+      assert.match(JSON.stringify(response.body), /rate-limit counters/);
+      assert.equal((await fetch(`${service.url}/health/live`)).status, 200);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('starts and serves while REDIS_URL names no reachable Redis, and reports it degraded (rate limits off)', async () => {
+    const dir = scratchDir();
+    const env = { DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMITS: 'off' };
     const service = await startService({ config: loadConfig(env), logger: silentLogger, env });
     try {
       const owner = await newOwner(dir);
