@@ -15,6 +15,7 @@ import {
 } from '@eventstore/db-client';
 import { ACCOUNT_CATEGORY, accountEventsStream, accountIdOfEventsStream } from '../accounts/account-events.ts';
 import type { AccountStreams } from './account-streams.ts';
+import { USAGE_CATEGORY } from './account-usage-events.ts';
 import { EsdbAccountIndex } from './esdb-account-index.ts';
 import { EsdbAppendWatch } from './esdb-append-watch.ts';
 import { chainedEvents, chainLink, type ChainLink } from './esdb-chain-append.ts';
@@ -42,10 +43,12 @@ import {
 const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
 
 /**
- * This project's streams: the filters' and the accounts' own (`account-<digits>`, account-events.ts).
- * Everything else in $all (system and foreign streams) is skipped.
+ * This project's streams: the filters', the accounts' own (`account-<digits>`, account-events.ts) and their
+ * usage ledgers (account-usage-events.ts), as the SQLite log holds them. Everything else in $all (system and
+ * foreign streams, the account index) is skipped.
  */
-const isOurs = (streamName: string) => streamName.startsWith(STREAM_PREFIX) || accountIdOfEventsStream(streamName) !== null;
+const isOurs = (streamName: string) =>
+  streamName.startsWith(STREAM_PREFIX) || streamName.startsWith(`${USAGE_CATEGORY}-`) || accountIdOfEventsStream(streamName) !== null;
 const READ_PAGE = 512;
 /** Tries of an append with `any` or `stream_exists` that other writers keep getting ahead of. */
 const LOOSE_APPEND_ATTEMPTS = 10;
