@@ -18,7 +18,15 @@ await runProcess({
   start: async (config, logger) => {
     const running = await startProjectorService(config, logger);
     logger.info(
-      { event: 'listening', url: running.url, version: VERSION, ...describeStores(config), owner: running.projector.owner, leaseMs: config.projectorLeaseMs },
+      {
+        event: 'listening',
+        address: running.address,
+        url: running.url,
+        version: VERSION,
+        ...describeStores(config),
+        owner: running.projector.owner,
+        leaseMs: config.projectorLeaseMs,
+      },
       'projector listening',
     );
     return running;
