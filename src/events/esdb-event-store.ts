@@ -1,5 +1,7 @@
 import {
   ANY,
+  BACKWARDS,
+  END,
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
@@ -143,6 +145,20 @@ export class EsdbEventStore implements EventStore, AccountStreams {
       throw translateEsdbError(error);
     }
     return events;
+  }
+
+  async readLastEvent(streamName: string): Promise<RecordedEvent | null> {
+    let last: RecordedEvent | null = null;
+    try {
+      // Read to its end (one event at most), never left mid-call: an abandoned call would hold up close().
+      for await (const resolved of this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        if (resolved.event) last = toRecorded(resolved.event);
+      }
+      return last;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw translateEsdbError(error);
+    }
   }
 
   /**

@@ -14,6 +14,7 @@ export function countedEventStore(store: EventStore): EventStore & Partial<Accou
       return result;
     },
     readStream: (streamName, options) => store.readStream(streamName, options),
+    ...(store.readLastEvent ? { readLastEvent: (streamName: string) => store.readLastEvent!(streamName) } : {}),
     readAll: (options) => store.readAll(options),
     onAppend: (listener) => store.onAppend(listener),
     ...(store.writeProblem ? { writeProblem: () => store.writeProblem!() } : {}),

@@ -6,7 +6,7 @@ import { evolve, initialState } from '../../src/commands/filter/filter-state.ts'
 import { FILTER_LIMITS } from '../../src/commands/filter/filter-limits.ts';
 import type { UsageTotals } from '../../src/events/account-usage-events.ts';
 import { EsdbEventStore } from '../../src/events/esdb-event-store.ts';
-import type { EventStore } from '../../src/events/event-store.ts';
+import type { EventStore, ReadStreamOptions } from '../../src/events/event-store.ts';
 import { readFilterEvent } from '../../src/events/filter-event-versions.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
@@ -142,6 +142,29 @@ function ledgerSuite(name: string, adapter: Adapter): void {
       assert.equal(await create(writer, accountId, created), 'created');
       assert.equal(await create(writer, accountId, created, 1), ACCOUNT_MESSAGE);
       assert.deepEqual(await ledgerTotals(connections[0]!, accountId), { filters: FIT, keywordCharacters: FIT * FULL });
+    });
+
+    it('reads a ledger it has not seen by its last event alone, whatever its length', async () => {
+      const accountId = newId();
+      const created: string[] = [];
+      const writer = apiProcess(connections[0]!);
+      for (let i = 0; i < 3; i += 1) assert.equal(await create(writer, accountId, created, 10), 'created');
+      const store = connections[1]!;
+      const streamsRead: string[] = [];
+      const counting = new Proxy(store, {
+        get: (target, key) => {
+          if (key === 'readStream') {
+            return (name: string, options?: ReadStreamOptions) => {
+              streamsRead.push(name);
+              return target.readStream(name, options);
+            };
+          }
+          const value = Reflect.get(target, key) as unknown;
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      assert.deepEqual(await ledgerTotals(counting, accountId), { filters: 3, keywordCharacters: 30 });
+      assert.deepEqual(streamsRead, []);
     });
 
     it('releases the reservation of a write whose filter append lost its race, so the ledger ends equal to the log', async () => {

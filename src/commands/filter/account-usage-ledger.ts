@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { usageStream, totalsOf, type AccountUsageEvent, type UsageTotals } from '../../events/account-usage-events.ts';
 import { eventHistory } from '../../events/event-history.ts';
-import { ConcurrencyError, type EventStore, type ExpectedRevision } from '../../events/event-store.ts';
+import { ConcurrencyError, type EventStore, type ExpectedRevision, type RecordedEvent } from '../../events/event-store.ts';
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
 import { filterIdOfStream } from '../../events/filter-events.ts';
 import { retryDelayMs } from '../handle-command.ts';
@@ -46,8 +46,7 @@ export class AccountUsageLedger {
     const stream = usageStream(write.accountId);
     for (let attempt = 0; ; attempt += 1) {
       const cached = this.states.get(stream);
-      const recorded = await this.events.readStream(stream, cached ? { after: cached.revision } : {});
-      const last = recorded.at(-1);
+      const last = await this.lastEvent(stream, cached?.revision);
       if (last) {
         const totals = totalsOf(last.type, last.data);
         if (!totals) throw new TypeError(`${stream} revision ${last.revision}: not a usage ledger event (${last.type})`);
@@ -99,6 +98,15 @@ export class AccountUsageLedger {
         await delay(retryDelayMs(attempt));
       }
     }
+  }
+
+  /**
+   * The ledger's last event: after a cached revision, the few events since; else the last one alone
+   * where the store can read it so (both adapters can), so that a ledger's length never costs a read.
+   */
+  private async lastEvent(stream: string, after: bigint | undefined): Promise<RecordedEvent | undefined> {
+    if (after === undefined && this.events.readLastEvent) return (await this.events.readLastEvent(stream)) ?? undefined;
+    return (await this.events.readStream(stream, after === undefined ? {} : { after })).at(-1);
   }
 
   private async append(write: LedgerWrite, event: AccountUsageEvent, expected: ExpectedRevision): Promise<LedgerEntry> {
