@@ -13,15 +13,10 @@ export interface UsageTotals {
   readonly keywordCharacters: number;
 }
 
-/** The ledger's first event: the account's filters as the log held them when a write first needed it. */
-export type AccountUsageCounted = {
-  readonly type: 'AccountUsageCounted';
-  readonly data: UsageTotals & { readonly accountId: string; readonly countedAt: string };
-};
-
 /**
  * `reserved`: written before the filter's append, judged against the limits; `released`: that append
- * stored nothing; `recorded`: written after an append that shrank the account.
+ * stored nothing; `recorded`: written after an append that shrank the account. The first one of an
+ * account's ledger adds its change to the account's filters as counted from the log then.
  */
 export type AccountUsageChanged = {
   readonly type: 'AccountUsageChanged';
@@ -34,9 +29,9 @@ export type AccountUsageChanged = {
   };
 };
 
-export type AccountUsageEvent = AccountUsageCounted | AccountUsageChanged;
+export type AccountUsageEvent = AccountUsageChanged;
 
-export const ACCOUNT_USAGE_EVENT_TYPES: readonly AccountUsageEvent['type'][] = ['AccountUsageCounted', 'AccountUsageChanged'];
+export const ACCOUNT_USAGE_EVENT_TYPES: readonly AccountUsageEvent['type'][] = ['AccountUsageChanged'];
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 

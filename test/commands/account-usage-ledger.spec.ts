@@ -4,7 +4,7 @@ import { AccountUsageLedger, filterUsage } from '../../src/commands/filter/accou
 import type { KeywordDraft } from '../../src/commands/filter/commands.ts';
 import { evolve, initialState } from '../../src/commands/filter/filter-state.ts';
 import { FILTER_LIMITS } from '../../src/commands/filter/filter-limits.ts';
-import type { UsageTotals } from '../../src/events/account-usage-events.ts';
+import { usageStream, type UsageTotals } from '../../src/events/account-usage-events.ts';
 import { EsdbEventStore } from '../../src/events/esdb-event-store.ts';
 import type { EventStore, ReadStreamOptions } from '../../src/events/event-store.ts';
 import { readFilterEvent } from '../../src/events/filter-event-versions.ts';
@@ -139,6 +139,9 @@ function ledgerSuite(name: string, adapter: Adapter): void {
         created.push(filterId);
       }
       const writer = apiProcess(connections[1]!);
+      // A refused request writes nothing, not even the count.
+      assert.match(await create(writer, accountId, created, FULL + 1), /maximum is 20000 characters per filter/);
+      assert.deepEqual(await connections[0]!.readStream(usageStream(accountId)), []);
       assert.equal(await create(writer, accountId, created), 'created');
       assert.equal(await create(writer, accountId, created, 1), ACCOUNT_MESSAGE);
       assert.deepEqual(await ledgerTotals(connections[0]!, accountId), { filters: FIT, keywordCharacters: FIT * FULL });

@@ -57,7 +57,8 @@ export function accountUsageCheck(ledger: AccountUsageLedger, write: LedgerWrite
           notAppended: settled('a released reservation', filterId, () => ledger.settle(write, filterId, negated(change), 'released')),
         };
       }
-      if (change.filters === 0 && change.keywordCharacters === 0) return null;
+      // A shrink before the ledger exists is left to the count that will create it, which sees it.
+      if ((change.filters === 0 && change.keywordCharacters === 0) || judgedAt.revision === null) return null;
       return {
         appended: settled('a shrink', filterId, () => ledger.settle(write, filterId, change, 'recorded')),
         notAppended: async () => {},

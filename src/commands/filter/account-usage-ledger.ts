@@ -9,9 +9,9 @@ import { StreamStateCache } from '../stream-state-cache.ts';
 import { evolve, initialState, type FilterState } from './filter-state.ts';
 import { keywordCharacters } from './filter-limits.ts';
 
-/** The ledger's totals as of one revision of its stream. */
+/** The ledger's totals as of one revision of its stream (null: no ledger yet, counted from the log). */
 export interface LedgerEntry {
-  readonly revision: bigint;
+  readonly revision: bigint | null;
   readonly totals: UsageTotals;
 }
 
@@ -41,28 +41,22 @@ export class AccountUsageLedger {
 
   constructor(private readonly events: EventStore) {}
 
-  /** The account's totals now; a ledger that does not exist yet is first counted from the log. */
+  /**
+   * The account's totals now. A ledger that does not exist yet is counted from the log (revision null):
+   * nothing is written until a change is, so a refused request writes nothing.
+   */
   async read(write: LedgerWrite): Promise<LedgerEntry> {
     const stream = usageStream(write.accountId);
-    for (let attempt = 0; ; attempt += 1) {
-      const cached = this.states.get(stream);
-      const last = await this.lastEvent(stream, cached?.revision);
-      if (last) {
-        const totals = totalsOf(last.type, last.data);
-        if (!totals) throw new TypeError(`${stream} revision ${last.revision}: not a usage ledger event (${last.type})`);
-        this.states.remember(stream, last.revision, totals);
-        return { revision: last.revision, totals };
-      }
-      if (cached) return { revision: cached.revision, totals: cached.state };
-      const totals = await this.countFromLog(write.accountId);
-      const counted: AccountUsageEvent = { type: 'AccountUsageCounted', data: { accountId: write.accountId, ...totals, countedAt: new Date().toISOString() } };
-      try {
-        return await this.append(write, counted, 'no_stream');
-      } catch (error) {
-        // Another writer counted first: its count is read on the next turn.
-        if (!isConflict(error) || attempt >= 1) throw error;
-      }
+    const cached = this.states.get(stream);
+    const last = await this.lastEvent(stream, cached?.revision);
+    if (last) {
+      const totals = totalsOf(last.type, last.data);
+      if (!totals) throw new TypeError(`${stream} revision ${last.revision}: not a usage ledger event (${last.type})`);
+      this.states.remember(stream, last.revision, totals);
+      return { revision: last.revision, totals };
     }
+    if (cached) return { revision: cached.revision, totals: cached.state };
+    return { revision: null, totals: await this.countFromLog(write.accountId) };
   }
 
   /** Appends `change` to the totals of `at`; a ConcurrencyError when the ledger moved since. */
@@ -80,7 +74,8 @@ export class AccountUsageLedger {
         changedAt: new Date().toISOString(),
       },
     };
-    return this.append(write, event, at.revision);
+    // The first change creates the ledger; another writer's first change meanwhile makes this one conflict.
+    return this.append(write, event, at.revision ?? 'no_stream');
   }
 
   /**
@@ -91,7 +86,11 @@ export class AccountUsageLedger {
   async settle(write: LedgerWrite, filterId: string, change: UsageTotals, reason: 'released' | 'recorded'): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await this.change(write, await this.read(write), filterId, change, reason);
+        const at = await this.read(write);
+        // Never so: a release follows its reservation, and a shrink is recorded only on a ledger that
+        // existed before its append (account-usage-check.ts). A count now would include it already.
+        if (at.revision === null) return;
+        await this.change(write, at, filterId, change, reason);
         return;
       } catch (error) {
         if (!isConflict(error) || attempt + 1 >= SETTLE_ATTEMPTS) throw error;
