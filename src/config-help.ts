@@ -29,8 +29,7 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   {
     name: 'RATE_LIMITS',
     fallback: 'on',
-    meaning:
-      "off turns Mastodon's rack-attack throttles off (counters: Redis with REDIS_URL, else MongoDB with MONGODB_URL, else rate-limits.sqlite in DATA_DIR)",
+    meaning: 'off turns the rate limits off (counters: Redis with REDIS_URL, else MongoDB with MONGODB_URL, else DATA_DIR)',
   },
   { name: 'RATE_LIMIT_AUTHENTICATED_API', fallback: '1500', meaning: 'API requests per account and 5 minutes' },
   { name: 'RATE_LIMIT_APP_TOKEN_API', fallback: '300', meaning: 'API requests per app-only token and 5 minutes' },

@@ -35,7 +35,7 @@ const SERVERS = [
 describe('--help on the rate-limit counters', () => {
   it('names every store the counters can live in, in the order openRateLimitStore chooses them', () => {
     const line = CONFIG_SETTINGS.find((setting) => setting.name === 'RATE_LIMITS')!.meaning;
-    assert.match(line, /Redis with REDIS_URL, else MongoDB with MONGODB_URL, else rate-limits\.sqlite in DATA_DIR/);
+    assert.match(line, /Redis with REDIS_URL, else MongoDB with MONGODB_URL, else DATA_DIR/);
   });
 });
 
