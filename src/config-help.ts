@@ -26,11 +26,7 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'PROJECTOR_LEASE_MS', fallback: '10000', meaning: "how long a projector's lease lasts without renewal" },
   { name: 'PROJECTOR_MAX_LAG_MS', fallback: '5000', meaning: '/health answers 503 once the projection lags more than this' },
   { name: 'TRUST_PROXY', fallback: 'off', meaning: 'on, off or the number of proxies whose X-Forwarded-* headers are believed' },
-  {
-    name: 'RATE_LIMITS',
-    fallback: 'on',
-    meaning: 'off turns the rate limits off (counters: Redis with REDIS_URL, else MongoDB with MONGODB_URL, else DATA_DIR)',
-  },
+  { name: 'RATE_LIMITS', fallback: 'on', meaning: "off turns Mastodon's rack-attack throttles off (counters: Redis with REDIS_URL, else DATA_DIR)" },
   { name: 'RATE_LIMIT_AUTHENTICATED_API', fallback: '1500', meaning: 'API requests per account and 5 minutes' },
   { name: 'RATE_LIMIT_APP_TOKEN_API', fallback: '300', meaning: 'API requests per app-only token and 5 minutes' },
   { name: 'RATE_LIMIT_UNAUTHENTICATED_API', fallback: '300', meaning: 'API requests without a valid token, per client address and 5 minutes' },

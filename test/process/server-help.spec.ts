@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_SETTINGS, projectorEnvironment } from '../../src/config-help.ts';
+import { projectorEnvironment } from '../../src/config-help.ts';
 import { loadConfig } from '../../src/config.ts';
 import { loadRpcConfig } from '../../src/rpc/rpc-config.ts';
 import { VERSION } from '../../src/shared/version.ts';
@@ -31,13 +31,6 @@ const SERVERS = [
   { script: 'src/projector-main.ts', reads: () => variablesReadBy((env) => loadConfig(projectorEnvironment(env))) },
   { script: 'src/rpc/main.ts', reads: () => variablesReadBy(loadRpcConfig) },
 ];
-
-describe('--help on the rate-limit counters', () => {
-  it('names every store the counters can live in, in the order openRateLimitStore chooses them', () => {
-    const line = CONFIG_SETTINGS.find((setting) => setting.name === 'RATE_LIMITS')!.meaning;
-    assert.match(line, /Redis with REDIS_URL, else MongoDB with MONGODB_URL, else DATA_DIR/);
-  });
-});
 
 describe("the projector's settings", () => {
   it('--help lists only what the projector reads: no CORS, proxies, matching subject or projector switch', async () => {
