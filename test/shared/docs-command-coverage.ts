@@ -100,7 +100,7 @@ export const DOCS_COMMAND_COVERAGE: Readonly<Record<string, Coverage>> = {
   'npm run --silent cli -- token list alice': TOKEN_LIST,
   'npm run --silent cli -- token revoke <token or token id>': { runBy: 'test/cli/operator-cli.spec.ts', where: "'token', 'revoke'" },
   'npm run --silent cli -- backup <empty dir>': { runBy: 'test/process/backup-restore.spec.ts', where: "'backup'" },
-  "NATS_URL=nats://127.0.0.1:4222 npm run --silent cli -- nats-request <subject> '<json>'": NATS_CLI,
+  "npm run --silent cli -- nats-request <subject> '<json>'": NATS_CLI,
   'npm run --silent cli -- account unlock alice': UNLOCK,
   'npm run --silent cli -- app list': APP_CLI,
   'npm run --silent cli -- app revoke <app id or client id>': APP_REVOKE,
