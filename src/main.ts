@@ -29,6 +29,8 @@ await runProcess({
     logger.info(
       {
         event: 'listening',
+        // Where it is bound (0.0.0.0: every interface), beside the URL a client on this host can use.
+        address: service.address,
         url: service.url,
         version: VERSION,
         dataDir: config.dataDir,

@@ -20,7 +20,15 @@ await runProcess({
     tightenDataDirAtStart(config.dataDir, logger);
     const running = await startProjectorService(config, logger);
     logger.info(
-      { event: 'listening', url: running.url, version: VERSION, ...describeStores(config), owner: running.projector.owner, leaseMs: config.projectorLeaseMs },
+      {
+        event: 'listening',
+        address: running.address,
+        url: running.url,
+        version: VERSION,
+        ...describeStores(config),
+        owner: running.projector.owner,
+        leaseMs: config.projectorLeaseMs,
+      },
       'projector listening',
     );
     return running;

@@ -14,6 +14,8 @@ import { openEventStore, openNotifier, openReadStore } from './stores.ts';
 
 export interface RunningProjector {
   readonly url: string;
+  /** The socket's bound address (listen.ts). */
+  readonly address: string;
   readonly projector: LeasedProjector;
   /** Stops serving, finishes the current projection step, gives up the lease and closes the stores (a function). */
   readonly close: () => Promise<void>;
@@ -53,7 +55,7 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
     await closeStores();
     throw error;
   }
-  const { url, stop } = listening;
+  const { url, address, stop } = listening;
   await projector.start();
   const unwatchProjection = watchProjection(health);
   const unwatchAnnouncements = watchAnnouncements(health);
@@ -68,5 +70,5 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
       await projector.stop();
       await closeStores();
     })());
-  return { url, projector, close };
+  return { url, address, projector, close };
 }

@@ -62,6 +62,8 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
 export interface RunningService {
   readonly server: Server;
   readonly url: string;
+  /** The socket's bound address (listen.ts). */
+  readonly address: string;
   readonly stores: Stores;
   /** Null when PROJECTOR=off: a separate `npm run projector` process keeps the read models. */
   readonly projector: LeasedProjector | null;
@@ -188,7 +190,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
     filterStates: new StreamStateCache<FilterState>({ weigh: filterStateWeight, maxWeight: 100_000 }),
     ...(catchUpTimeoutMs ? { catchUpTimeoutMs } : {}),
   });
-  const { server, url, stop } = await orUndo(() => listen(app, config.port, config.host), releaseAll);
+  const { server, url, address, stop } = await orUndo(() => listen(app, config.port, config.host), releaseAll);
   await orUndo(
     async () => projector?.start(),
     async () => {
@@ -214,5 +216,5 @@ export async function startService({ config, logger, stores: given, env, catchUp
       await releaseAll();
       await chainHeads?.close();
     })());
-  return { server, url, stores, projector, health, matchers, oauth, close };
+  return { server, url, address, stores, projector, health, matchers, oauth, close };
 }

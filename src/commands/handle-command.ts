@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConcurrencyError, type EventStore, type ExpectedRevision, type RecordedEvent } from '../events/event-store.ts';
+import { AppendTooLargeError, ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type RecordedEvent } from '../events/event-store.ts';
 import { ConflictError } from './errors.ts';
 import type { StreamStateCache } from './stream-state-cache.ts';
 import { KeyedLock } from '../shared/keyed-lock.ts';
+import type { CrossStreamCheck, Settlement } from './cross-stream-check.ts';
 
 export interface Decider<Command, State, Event> {
   // Function-valued members, not methods: pure functions with no `this`, passed around as values.
@@ -19,7 +20,7 @@ export interface CommandOutcome<State, Event> {
   readonly position: bigint | null;
 }
 
-export interface HandleOptions<State, Event> {
+export interface HandleOptions<State, Event, Command = unknown> {
   /**
    * Reads a stored event as the decider's event, upcast to its current shape; null skips an event this
    * code cannot read (a type or version written by a newer release).
@@ -38,6 +39,8 @@ export interface HandleOptions<State, Event> {
   readonly eventId?: (index: number) => string;
   /** The command may have run before (a repeated Idempotency-Key): its events are looked for in the whole stream. */
   readonly mayHaveRun?: boolean;
+  /** A rule that spans streams (cross-stream-check.ts), judged on each run before the append. */
+  readonly check?: CrossStreamCheck<Command, State, Event>;
 }
 
 /**
@@ -83,7 +86,7 @@ export function handleCommand<Command, State, Event extends { type: string; data
   decider: Decider<Command, State, Event>,
   streamName: string,
   command: Command,
-  options: HandleOptions<State, Event>,
+  options: HandleOptions<State, Event, Command>,
 ): Promise<CommandOutcome<State, Event>> {
   return turnsOf(store).run(streamName, () => decideAndAppend(store, decider, streamName, command, options));
 }
@@ -93,7 +96,7 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
   decider: Decider<Command, State, Event>,
   streamName: string,
   command: Command,
-  options: HandleOptions<State, Event>,
+  options: HandleOptions<State, Event, Command>,
 ): Promise<CommandOutcome<State, Event>> {
   const retries = options.retries ?? 5;
   for (let attempt = 0; ; attempt += 1) {
@@ -112,11 +115,16 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
     // The same command run again (a retry after a timeout, or the loser of a race with itself): done already.
     const done = options.eventId ? earlierRun(recorded, options.eventId) : null;
     if (done !== null) return { state, events: [], position: done };
-    const events = decider.decide(command, state);
+    const judged = options.check ? await options.check.prepare(command, state) : command;
+    const events = decider.decide(judged, state);
     if (events.length === 0) return { state, events, position: null };
     const expected: ExpectedRevision = revision ?? 'no_stream';
+    let settlement: Settlement | null = null;
+    let appended: AppendResult;
     try {
-      const appended = await store.appendToStream(
+      // A conflict here (the other stream moved since prepare read it) re-runs the command like one below.
+      settlement = options.check ? await options.check.reserve(state, events) : null;
+      appended = await store.appendToStream(
         streamName,
         events.map((e, i) => ({
           ...(options.eventId ? { id: options.eventId(i) } : {}),
@@ -126,13 +134,18 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
         })),
         expected,
       );
-      // Not remembered: the cache holds only folds of stored events, which the next command reads anyway.
-      return { state: events.reduce(decider.evolve, state), events, position: appended.position };
     } catch (error) {
       // By name: the EventStoreDB adapter is loaded on demand and may come from another module instance.
-      if (!(error instanceof Error && error.name === ConcurrencyError.name)) throw error;
+      const conflict = error instanceof Error && error.name === ConcurrencyError.name;
+      // Only these say the append surely wrote nothing; after any other failure it may have been stored.
+      if (conflict || (error instanceof Error && error.name === AppendTooLargeError.name)) await settlement?.notAppended();
+      if (!conflict) throw error;
       if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');
       await delay(retryDelayMs(attempt));
+      continue;
     }
+    await settlement?.appended();
+    // Not remembered: the cache holds only folds of stored events, which the next command reads anyway.
+    return { state: events.reduce(decider.evolve, state), events, position: appended.position };
   }
 }

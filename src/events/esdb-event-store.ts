@@ -1,5 +1,7 @@
 import {
   ANY,
+  BACKWARDS,
+  END,
   EventStoreDBClient,
   FORWARDS,
   jsonEvent,
@@ -15,6 +17,7 @@ import {
 } from '@eventstore/db-client';
 import { ACCOUNT_CATEGORY, accountEventsStream, accountIdOfEventsStream } from '../accounts/account-events.ts';
 import type { AccountStreams } from './account-streams.ts';
+import { USAGE_CATEGORY } from './account-usage-events.ts';
 import { EsdbAccountIndex } from './esdb-account-index.ts';
 import { EsdbAppendWatch } from './esdb-append-watch.ts';
 import { chainedEvents, chainLink, type ChainLink } from './esdb-chain-append.ts';
@@ -42,10 +45,12 @@ import {
 const STREAM_PREFIX = `${FILTER_CATEGORY}-`;
 
 /**
- * This project's streams: the filters' and the accounts' own (`account-<digits>`, account-events.ts).
- * Everything else in $all (system and foreign streams) is skipped.
+ * This project's streams: the filters', the accounts' own (`account-<digits>`, account-events.ts) and their
+ * usage ledgers (account-usage-events.ts), as the SQLite log holds them. Everything else in $all (system and
+ * foreign streams, the account index) is skipped.
  */
-const isOurs = (streamName: string) => streamName.startsWith(STREAM_PREFIX) || accountIdOfEventsStream(streamName) !== null;
+const isOurs = (streamName: string) =>
+  streamName.startsWith(STREAM_PREFIX) || streamName.startsWith(`${USAGE_CATEGORY}-`) || accountIdOfEventsStream(streamName) !== null;
 const READ_PAGE = 512;
 /** Tries of an append with `any` or `stream_exists` that other writers keep getting ahead of. */
 const LOOSE_APPEND_ATTEMPTS = 10;
@@ -140,6 +145,20 @@ export class EsdbEventStore implements EventStore, AccountStreams {
       throw translateEsdbError(error);
     }
     return events;
+  }
+
+  async readLastEvent(streamName: string): Promise<RecordedEvent | null> {
+    let last: RecordedEvent | null = null;
+    try {
+      // Read to its end (one event at most), never left mid-call: an abandoned call would hold up close().
+      for await (const resolved of this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        if (resolved.event) last = toRecorded(resolved.event);
+      }
+      return last;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw translateEsdbError(error);
+    }
   }
 
   /**

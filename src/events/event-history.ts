@@ -1,10 +1,13 @@
 import { accountIdOfEventsStream } from '../accounts/account-events.ts';
 import { hasAccountStreams } from './account-streams.ts';
+import { USAGE_CATEGORY } from './account-usage-events.ts';
 import type { EventStore, RecordedEvent } from './event-store.ts';
 import { filterIdOfStream, filterStream } from './filter-events.ts';
 import { isAtOrBefore, isSince, type LogPoint } from './log-point.ts';
 
 const PAGE_SIZE = 1000;
+
+const isUsageLedger = (streamName: string): boolean => streamName.startsWith(`${USAGE_CATEGORY}-`);
 
 export interface HistoryQuery {
   readonly accountId?: string;
@@ -69,6 +72,8 @@ export async function* eventHistory(events: EventStore, query: HistoryQuery): As
     if (query.until && !isAtOrBefore(event, query.until)) continue;
     if (query.since && !isSince(event, query.since)) continue;
     if (query.types && !query.types.has(event.type)) continue;
+    // The limits' bookkeeping, derived from the filters' own events: shown only when asked for by type.
+    if (!query.types && isUsageLedger(event.streamName)) continue;
     yield event;
   }
 }

@@ -60,6 +60,11 @@ export interface EventStore {
   appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events in revision order; an empty array for a stream that does not exist. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
+  /**
+   * Optional: the stream's last event (null for a stream that does not exist), read without the events
+   * before it, for streams whose last event carries their state (the usage ledger, account-usage-events.ts).
+   */
+  readLastEvent?(streamName: string): Promise<RecordedEvent | null>;
   /** A page of the global log in position order. */
   readAll(options: ReadAllOptions): Promise<ReadAllPage>;
   /**

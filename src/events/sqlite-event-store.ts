@@ -89,6 +89,14 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
     );
   }
 
+  async readLastEvent(streamName: string): Promise<RecordedEvent | null> {
+    return reading(() => {
+      // all(), not get(): the statement runs to its end and is reset at once.
+      const [row] = this.sql<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1').all(streamName);
+      return row ? toRecorded(row) : null;
+    });
+  }
+
   async readAll({ after, limit }: ReadAllOptions): Promise<readonly RecordedEvent[]> {
     return reading(() =>
       this.sql<[bigint, number], unknown[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)

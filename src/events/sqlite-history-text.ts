@@ -1,6 +1,7 @@
 import { accountEventsStream } from '../accounts/account-events.ts';
 import type { SqliteDatabase } from '../shared/sqlite.ts';
 import { accountEventsSql } from './sqlite-account-index.ts';
+import { USAGE_CATEGORY } from './account-usage-events.ts';
 import { HISTORY_TEXT_COLUMNS, historyTextLine, type HistoryChunk, type HistoryTextQuery } from './history-text.ts';
 
 const PAGE = 4096;
@@ -11,6 +12,9 @@ const PAGE = 4096;
  * account's events come from its streams (the account index and its own stream) sorted by SQLite, which spills a large
  * sort to disk, read row by row: the memory held is one chunk, whatever the account's history.
  */
+/** The whole log as `events` shows it: the usage ledgers left out (event-history.ts). */
+const NOT_A_USAGE_LEDGER = `substr(stream, 1, ${USAGE_CATEGORY.length + 1}) <> '${USAGE_CATEGORY}-'`;
+
 export function* sqliteHistoryText(db: SqliteDatabase, query: HistoryTextQuery): Generator<HistoryChunk> {
   if (query.accountId !== undefined) {
     const rows = db
@@ -30,7 +34,9 @@ export function* sqliteHistoryText(db: SqliteDatabase, query: HistoryTextQuery):
     return;
   }
   const page = db
-    .prepare<[number | bigint], unknown[]>(`SELECT ${HISTORY_TEXT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE}`)
+    .prepare<[number | bigint], unknown[]>(
+      `SELECT ${HISTORY_TEXT_COLUMNS} FROM events WHERE position > ? AND ${NOT_A_USAGE_LEDGER} ORDER BY position LIMIT ${PAGE}`,
+    )
     .raw(true);
   for (let after: number | bigint = 0; ;) {
     const rows = page.all(after);

@@ -1,13 +1,17 @@
 import { HttpError } from './http-errors.ts';
 import type { FlagValue, KeywordAttributesInput } from './input-schemas.ts';
 
-const FALSE_VALUES = new Set(['0', 'f', 'false', 'off']);
+/**
+ * ActiveModel::Type::Boolean's FALSE_VALUES (Rails 7.1 to 8.0, Mastodon 4.3 and 4.4), compared as Ruby's
+ * Set#include? compares: exactly, so `False`, `Off` and ` false` are none of them. A JSON number reaches
+ * here as a number: only 0 is false (JSON.parse reads 0.0 as 0 too, where Ruby keeps a Float that is true).
+ */
+const FALSE_VALUES = new Set<string | number | boolean>([false, 0, '0', 'f', 'F', 'false', 'FALSE', 'off', 'OFF']);
 
-/** Rails' boolean cast: blank is "not given", `0/f/false/off` (any case) are false, the rest true. */
+/** Rails' boolean cast: the empty string is "not given" (nil), a false value is false, anything else true. */
 export function railsBoolean(value: FlagValue | undefined): boolean | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value === 'boolean') return value;
-  return !FALSE_VALUES.has(String(value).trim().toLowerCase());
+  return !FALSE_VALUES.has(value);
 }
 
 export const text = (value: string | number | null | undefined): string | undefined => (value === undefined || value === null ? undefined : String(value));

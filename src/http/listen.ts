@@ -6,6 +6,8 @@ export interface Listening {
   readonly server: Server;
   /** Where a client on this machine reaches it (the wildcard address becomes 127.0.0.1). */
   readonly url: string;
+  /** The address the socket is bound to, as the OS reports it: `0.0.0.0:3000` listens on every interface. */
+  readonly address: string;
   /** Stops accepting, lets in-flight requests finish, then resolves. A function: it may be passed on alone. */
   readonly stop: () => Promise<void>;
 }
@@ -17,11 +19,12 @@ export async function listen(app: Koa, port: number, host: string): Promise<List
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  const bound = (server.address() as AddressInfo).port;
+  const { address, family, port: bound } = server.address() as AddressInfo;
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
     server,
     url: `http://${reachable}:${bound}`,
+    address: family === 'IPv6' ? `[${address}]:${bound}` : `${address}:${bound}`,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

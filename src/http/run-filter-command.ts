@@ -3,17 +3,17 @@ import { commandEventId } from '../commands/command-event-ids.ts';
 import type { FilterCommand } from '../commands/filter/commands.ts';
 import { filterDecider } from '../commands/filter/decider.ts';
 import type { ActiveFilter, FilterState } from '../commands/filter/filter-state.ts';
-import { handleCommand } from '../commands/handle-command.ts';
+import { handleCommand, type CommandOutcome } from '../commands/handle-command.ts';
 import { NotFoundError } from '../commands/errors.ts';
 import type { StreamStateCache } from '../commands/stream-state-cache.ts';
 import type { EventStore } from '../events/event-store.ts';
 import { FILTER_EVENT_VERSIONS, readFilterEvent } from '../events/filter-event-versions.ts';
-import { filterStream, type EventMetadata } from '../events/filter-events.ts';
+import { filterStream, type EventMetadata, type FilterEvent } from '../events/filter-events.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
-import type { ReadStore } from '../projections/stores/read-store.ts';
 import type { KeyedLock } from '../shared/keyed-lock.ts';
 import type { Logger } from '../shared/logger.ts';
-import { accountUsage, growsAccount } from './account-usage.ts';
+import { accountUsageCheck } from '../commands/filter/account-usage-check.ts';
+import { growsAccount, usageLedgerOf } from './account-usage.ts';
 
 export interface Caller {
   readonly accountId: string;
@@ -30,9 +30,7 @@ export interface FilterCommandDeps {
   readonly catchUpTimeoutMs?: number;
   /** Filters' folded states, so a command reads only the events its stream got since (none: the whole stream). */
   readonly filterStates?: StreamStateCache<FilterState>;
-  /** Where the per-account limits are judged from (absent: they are not). */
-  readonly reads?: Pick<ReadStore, 'accountUsage'>;
-  /** Runs one account's growing commands one at a time, so each is judged after the one before. */
+  /** Runs one account's growing commands one at a time in this process, sparing them conflicts on its usage ledger. */
   readonly accountWrites?: KeyedLock;
 }
 
@@ -61,20 +59,26 @@ export async function runFilterCommand(
   command: FilterCommand,
   run: CommandRun = { commandId: randomUUID(), startedAtMs: Date.now(), mayHaveRun: false },
 ): Promise<FilterCommandResult> {
-  const { reads } = deps;
-  if (!reads || !growsAccount(command)) return runCommand(deps, caller, command, run);
-  const judged = async () => {
-    const usage = await accountUsage(reads, command.data.accountId, command.data.filterId);
-    return runCommand(deps, caller, { ...command, data: { ...command.data, accountUsage: usage } } as FilterCommand, run);
-  };
-  return deps.accountWrites ? deps.accountWrites.run(command.data.accountId, judged) : judged();
+  const decided = () => decideCommand(deps, caller, command, run);
+  // Only the decision takes turns: the wait for the read models below need not hold up the next write.
+  const outcome = await (deps.accountWrites && growsAccount(command) ? deps.accountWrites.run(command.data.accountId, decided) : decided());
+  if (outcome.position !== null) {
+    const caughtUp = await deps.catchUp.waitFor(outcome.position, deps.catchUpTimeoutMs ?? 5000);
+    if (!caughtUp) deps.logger.warn({ requestId: caller.requestId, position: outcome.position.toString() }, 'read models lag behind a write');
+  }
+  const { state } = outcome;
+  if (state.phase === 'active') return { filter: state, changed: outcome.events.length > 0 };
+  if (state.phase === 'deleted') return { filter: null, changed: outcome.events.length > 0 };
+  throw new NotFoundError();
 }
 
-async function runCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand, run: CommandRun): Promise<FilterCommandResult> {
-  const outcome = await handleCommand(deps.events, filterDecider, filterStream(command.data.filterId), command, {
+/** The command decided and appended on its filter's stream, the account's limits judged on its usage ledger. */
+function decideCommand(deps: FilterCommandDeps, caller: Caller, command: FilterCommand, run: CommandRun): Promise<CommandOutcome<FilterState, FilterEvent>> {
+  return handleCommand(deps.events, filterDecider, filterStream(command.data.filterId), command, {
     readEvent: readFilterEvent,
     eventId: (index) => commandEventId(run.commandId, run.startedAtMs, index),
     mayHaveRun: run.mayHaveRun,
+    check: accountUsageCheck(usageLedgerOf(deps.events), { accountId: command.data.accountId, requestId: caller.requestId }, deps.logger),
     ...(deps.filterStates ? { states: deps.filterStates } : {}),
     metadata: (commitIndex, commitSize, event): EventMetadata => ({
       accountId: caller.accountId,
@@ -86,12 +90,4 @@ async function runCommand(deps: FilterCommandDeps, caller: Caller, command: Filt
       schemaVersion: FILTER_EVENT_VERSIONS[event.type],
     }),
   });
-  if (outcome.position !== null) {
-    const caughtUp = await deps.catchUp.waitFor(outcome.position, deps.catchUpTimeoutMs ?? 5000);
-    if (!caughtUp) deps.logger.warn({ requestId: caller.requestId, position: outcome.position.toString() }, 'read models lag behind a write');
-  }
-  const { state } = outcome;
-  if (state.phase === 'active') return { filter: state, changed: outcome.events.length > 0 };
-  if (state.phase === 'deleted') return { filter: null, changed: outcome.events.length > 0 };
-  throw new NotFoundError();
 }

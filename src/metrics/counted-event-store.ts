@@ -1,8 +1,12 @@
+import { hasAccountStreams, type AccountStreams } from '../events/account-streams.ts';
 import type { AppendResult, EventStore, ExpectedRevision, NewEvent } from '../events/event-store.ts';
 import { eventsAppended } from './metrics.ts';
 
-/** The EventStore port with every successful append counted, whichever adapter is behind it. */
-export function countedEventStore(store: EventStore): EventStore {
+/**
+ * The EventStore port with every successful append counted, whichever adapter is behind it; an account
+ * index the store has is kept (the usage ledger's first count and the auditor's queries read through it).
+ */
+export function countedEventStore(store: EventStore): EventStore & Partial<AccountStreams> {
   return {
     async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
       const result = await store.appendToStream(streamName, events, expected);
@@ -10,9 +14,11 @@ export function countedEventStore(store: EventStore): EventStore {
       return result;
     },
     readStream: (streamName, options) => store.readStream(streamName, options),
+    ...(store.readLastEvent ? { readLastEvent: (streamName: string) => store.readLastEvent!(streamName) } : {}),
     readAll: (options) => store.readAll(options),
     onAppend: (listener) => store.onAppend(listener),
     ...(store.writeProblem ? { writeProblem: () => store.writeProblem!() } : {}),
+    ...(hasAccountStreams(store) ? { readAccountEvents: (accountId: string) => store.readAccountEvents(accountId) } : {}),
     close: () => store.close(),
   };
 }

@@ -116,6 +116,18 @@ export function eventStoreContract(name: string, fixture: () => EventStoreFixtur
       assert.deepEqual(await given.store.readStream(stream(), { after: 0n }), []);
     });
 
+    it("reads a stream's last event alone, and null for a stream that does not exist", async () => {
+      const name = stream();
+      const { store } = given;
+      if (!store.readLastEvent) assert.fail('both adapters read a last event (the usage ledger relies on it)');
+      assert.equal(await store.readLastEvent(name), null);
+      await store.appendToStream(name, [event(1), event(2)], 'no_stream');
+      await store.appendToStream(name, [event(3)], 1n);
+      const last = await store.readLastEvent(name);
+      assert.deepEqual([last?.revision, (last?.data as { n: number } | undefined)?.n], [2n, 3]);
+      assert.deepEqual(last, (await store.readStream(name)).at(-1));
+    });
+
     it('appends when the expected revision is the current one', async () => {
       const name = stream();
       await given.store.appendToStream(name, [event(1)], 'no_stream');

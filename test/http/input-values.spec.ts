@@ -8,10 +8,13 @@ const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 const invalid = (message: string) => (error: unknown) => error instanceof HttpError && error.status === 422 && error.message === message;
 
 describe('HTTP input values', () => {
-  it('casts booleans as Rails does: blank is not given, 0/f/false/off (any case, spaces) are false, the rest true', () => {
+  // activemodel/lib/active_model/type/boolean.rb: cast_value is nil for "", else !FALSE_VALUES.include?(value).
+  it('casts booleans exactly as ActiveModel::Type::Boolean: "" is not given, its FALSE_VALUES are false, the rest true', () => {
     for (const blank of [undefined, null, '']) assert.equal(railsBoolean(blank), undefined);
-    for (const no of ['0', 'f', 'F', 'false', 'FALSE', 'off', 'Off', ' false ', 0, false]) assert.equal(railsBoolean(no), false, String(no));
-    for (const yes of ['1', 't', 'true', 'on', 'yes', 'anything', ' ', 1, true]) assert.equal(railsBoolean(yes), true, String(yes));
+    for (const no of ['0', 'f', 'F', 'false', 'FALSE', 'off', 'OFF', 0, false]) assert.equal(railsBoolean(no), false, String(no));
+    for (const yes of ['1', 't', 'true', 'on', 'yes', 'maybe', 'anything', ' ', 'False', 'Off', ' false ', 'no', 1, -1, 0.5, true]) {
+      assert.equal(railsBoolean(yes), true, JSON.stringify(yes));
+    }
   });
 
   it('reads text from strings and numbers, and nothing from null or undefined', () => {

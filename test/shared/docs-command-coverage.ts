@@ -122,9 +122,9 @@ export const DOCS_COMMAND_COVERAGE: Readonly<Record<string, Coverage>> = {
   'npm run --silent cli -- app revoke <id or client id>': APP_REVOKE,
 
   // docs/timeline-services.md
-  'npm run --silent cli -- nats-request filters.match.117661866608440641 \'{"statuses":[{"id":"1","content":"<p>The finale was great</p>"}],"context":"home"}\'':
+  'NATS_URL=nats://127.0.0.1:4222 npm run --silent cli -- nats-request filters.match.117661866608440641 \'{"statuses":[{"id":"1","content":"<p>The finale was great</p>"}],"context":"home"}\'':
     NATS_CLI,
-  'npm run --silent cli -- nats-request filters.match.117661866608440641 \'{"statuses":"all"}\'': {
+  'NATS_URL=nats://127.0.0.1:4222 npm run --silent cli -- nats-request filters.match.117661866608440641 \'{"statuses":"all"}\'': {
     runBy: 'test/notifications/nats-request-cli.spec.ts',
     where: 'statuses is invalid',
   },

@@ -1,0 +1,134 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { usageStream, totalsOf, type AccountUsageEvent, type UsageTotals } from '../../events/account-usage-events.ts';
+import { eventHistory } from '../../events/event-history.ts';
+import { ConcurrencyError, type EventStore, type ExpectedRevision, type RecordedEvent } from '../../events/event-store.ts';
+import { readFilterEvent } from '../../events/filter-event-versions.ts';
+import { filterIdOfStream } from '../../events/filter-events.ts';
+import { retryDelayMs } from '../handle-command.ts';
+import { StreamStateCache } from '../stream-state-cache.ts';
+import { evolve, initialState, type FilterState } from './filter-state.ts';
+import { keywordCharacters } from './filter-limits.ts';
+
+/** The ledger's totals as of one revision of its stream (null: no ledger yet, counted from the log). */
+export interface LedgerEntry {
+  readonly revision: bigint | null;
+  readonly totals: UsageTotals;
+}
+
+/** Why an append was made, for the ledger event's metadata. */
+export interface LedgerWrite {
+  readonly accountId: string;
+  readonly requestId: string;
+}
+
+/** Tries of a change that must land whatever other writers append meanwhile (a release, a shrink). */
+const SETTLE_ATTEMPTS = 8;
+
+/** What one filter holds towards the account's totals. */
+export function filterUsage(state: FilterState): UsageTotals {
+  return state.phase === 'active' ? { filters: 1, keywordCharacters: keywordCharacters(state.keywords) } : { filters: 0, keywordCharacters: 0 };
+}
+
+export const isConflict = (error: unknown): boolean => error instanceof Error && error.name === ConcurrencyError.name;
+
+/**
+ * The per-account usage ledger (account-usage-events.ts) on an event store: read through a cache of the
+ * last revision seen, so a write reads only the ledger events appended since, and appended with the
+ * revision it was judged at, so two writers (in one process or several) never both pass a limit.
+ */
+export class AccountUsageLedger {
+  private readonly states = new StreamStateCache<UsageTotals>({ maxWeight: 100_000 });
+
+  constructor(private readonly events: EventStore) {}
+
+  /**
+   * The account's totals now. A ledger that does not exist yet is counted from the log (revision null):
+   * nothing is written until a change is, so a refused request writes nothing.
+   */
+  async read(write: LedgerWrite): Promise<LedgerEntry> {
+    const stream = usageStream(write.accountId);
+    const cached = this.states.get(stream);
+    const last = await this.lastEvent(stream, cached?.revision);
+    if (last) {
+      const totals = totalsOf(last.type, last.data);
+      if (!totals) throw new TypeError(`${stream} revision ${last.revision}: not a usage ledger event (${last.type})`);
+      this.states.remember(stream, last.revision, totals);
+      return { revision: last.revision, totals };
+    }
+    if (cached) return { revision: cached.revision, totals: cached.state };
+    return { revision: null, totals: await this.countFromLog(write.accountId) };
+  }
+
+  /** Appends `change` to the totals of `at`; a ConcurrencyError when the ledger moved since. */
+  async change(write: LedgerWrite, at: LedgerEntry, filterId: string, change: UsageTotals, reason: 'reserved' | 'released' | 'recorded'): Promise<LedgerEntry> {
+    const event: AccountUsageEvent = {
+      type: 'AccountUsageChanged',
+      data: {
+        accountId: write.accountId,
+        filterId,
+        reason,
+        change,
+        // Never below zero: a ledger can only count high (see settle), and must not wrap around.
+        filters: Math.max(0, at.totals.filters + change.filters),
+        keywordCharacters: Math.max(0, at.totals.keywordCharacters + change.keywordCharacters),
+        changedAt: new Date().toISOString(),
+      },
+    };
+    // The first change creates the ledger; another writer's first change meanwhile makes this one conflict.
+    return this.append(write, event, at.revision ?? 'no_stream');
+  }
+
+  /**
+   * A change that only lowers the totals and must land whatever else is appended meanwhile: re-read and
+   * re-applied on each conflict. When it cannot land, the ledger stays high, which refuses early but
+   * never lets a limit be passed.
+   */
+  async settle(write: LedgerWrite, filterId: string, change: UsageTotals, reason: 'released' | 'recorded'): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const at = await this.read(write);
+        // Never so: a release follows its reservation, and a shrink is recorded only on a ledger that
+        // existed before its append (account-usage-check.ts). A count now would include it already.
+        if (at.revision === null) return;
+        await this.change(write, at, filterId, change, reason);
+        return;
+      } catch (error) {
+        if (!isConflict(error) || attempt + 1 >= SETTLE_ATTEMPTS) throw error;
+        await delay(retryDelayMs(attempt));
+      }
+    }
+  }
+
+  /**
+   * The ledger's last event: after a cached revision, the few events since; else the last one alone
+   * where the store can read it so (both adapters can), so that a ledger's length never costs a read.
+   */
+  private async lastEvent(stream: string, after: bigint | undefined): Promise<RecordedEvent | undefined> {
+    if (after === undefined && this.events.readLastEvent) return (await this.events.readLastEvent(stream)) ?? undefined;
+    return (await this.events.readStream(stream, after === undefined ? {} : { after })).at(-1);
+  }
+
+  private async append(write: LedgerWrite, event: AccountUsageEvent, expected: ExpectedRevision): Promise<LedgerEntry> {
+    const metadata = { accountId: write.accountId, requestId: write.requestId, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
+    const appended = await this.events.appendToStream(usageStream(write.accountId), [{ ...event, metadata }], expected);
+    const entry = { revision: appended.nextRevision, totals: { filters: event.data.filters, keywordCharacters: event.data.keywordCharacters } };
+    this.states.remember(usageStream(write.accountId), entry.revision, entry.totals);
+    return entry;
+  }
+
+  /** Once per account: its filters folded from their streams (found through the store's account index where it has one). */
+  private async countFromLog(accountId: string): Promise<UsageTotals> {
+    const filters = new Map<string, FilterState>();
+    for await (const recorded of eventHistory(this.events, { accountId })) {
+      if (filterIdOfStream(recorded.streamName) === null) continue;
+      const event = readFilterEvent(recorded);
+      if (event !== null) filters.set(recorded.streamName, evolve(filters.get(recorded.streamName) ?? initialState(), event));
+    }
+    let totals: UsageTotals = { filters: 0, keywordCharacters: 0 };
+    for (const state of filters.values()) {
+      const usage = filterUsage(state);
+      totals = { filters: totals.filters + usage.filters, keywordCharacters: totals.keywordCharacters + usage.keywordCharacters };
+    }
+    return totals;
+  }
+}
