@@ -140,6 +140,7 @@ describe('OAuth sign-in: throttled per account name as Mastodon, never locked, n
     assert.match(setCookie, /; path=\/oauth;/);
     assert.match(setCookie, /; httponly/);
     assert.match(setCookie, /; samesite=lax/);
+    assert.doesNotMatch(setCookie, /; secure/);
     const expires = Date.parse(/; expires=([^;]+)/.exec(setCookie)![1]!);
     assert.ok(expires > Date.now() + 360 * 24 * 3600_000, setCookie);
     const device = valueOf(setCookie);
@@ -160,6 +161,14 @@ describe('OAuth sign-in: throttled per account name as Mastodon, never locked, n
     assert.equal(again.status, 302);
     // Signed in again: the same device (its nonce and budget), the cookie renewed for another year.
     assert.equal(valueOf(deviceCookieOf(again)!), device);
+  });
+
+  it('marks the device cookie Secure when the request came over https (X-Forwarded-Proto from a trusted proxy)', async () => {
+    const owner = await accountWithPassword(server);
+    const headers = { ...from(addresses()(0)), 'x-forwarded-proto': 'https' };
+    const answer = await submitConsent(server, await consentForm(server, query, headers), owner, 'approve', headers);
+    assert.equal(answer.status, 302);
+    assert.match(deviceCookieOf(answer)!, /; secure/);
   });
 
   it('gives no exemption to a forged or tampered device cookie, or to one for another name', async () => {
