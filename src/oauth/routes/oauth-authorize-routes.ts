@@ -120,6 +120,8 @@ export function oauthAuthorizeRoutes({ oauth, accounts, signInThrottle, accountL
       await failedSignInPause(FAILED_SIGN_IN_PAUSE_MS);
       return sendHtml(ctx, 401, consentPage(app, page, scopes, csrfToken(ctx), SIGN_IN_FAILED, username));
     }
+    // Before the code is made: a key the store cannot give now is a 503 with nothing granted or recorded.
+    await devices?.issue(ctx, account.username, device);
     const code = await oauth.createCode({
       appId: app.id,
       accountId: account.id,
@@ -146,7 +148,6 @@ export function oauthAuthorizeRoutes({ oauth, accounts, signInThrottle, accountL
       },
       { requestId: String(ctx.state.requestId), source: 'oauth' },
     );
-    await devices?.issue(ctx, account.username, device);
     const target = redirectTarget(redirectUri, { code }, state);
     if (target === null) return sendHtml(ctx, 200, codePage(app, code));
     ctx.redirect(target);
