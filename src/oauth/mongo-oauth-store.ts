@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Binary, type Collection, type Db } from 'mongodb';
 import { formatToken, hashSecret, mintSecret, secretMatches, splitToken } from '../accounts/token-secret.ts';
 import { newId } from '../shared/ids.ts';
-import { isKey, mongoCall } from '../shared/mongo-connection.ts';
+import { isDuplicateKey, isKey, mongoCall } from '../shared/mongo-connection.ts';
 import type { MongoSchema } from '../shared/mongo-migrations.ts';
 import type { AppTokenGrant, CodeGrant, NewApp, OAuthApp, OAuthStore } from './oauth-store.ts';
 
@@ -32,7 +32,13 @@ interface AppTokenDoc {
   revokedAt: string | null;
 }
 
+interface DeploymentKeyDoc {
+  _id: string;
+  value: Binary;
+}
+
 const STORE = 'OAuth apps';
+const DEVICE_COOKIE_KEY = 'device_cookie';
 const CODE_KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** The OAuth collections, step by step. Add a step for every change; never edit one that has shipped. */
@@ -70,6 +76,7 @@ export class MongoOAuthStore implements OAuthStore {
   private readonly apps: Collection<AppDoc>;
   private readonly codes: Collection<CodeDoc>;
   private readonly tokens: Collection<AppTokenDoc>;
+  private readonly keys: Collection<DeploymentKeyDoc>;
 
   constructor(
     db: Db,
@@ -78,6 +85,7 @@ export class MongoOAuthStore implements OAuthStore {
     this.apps = db.collection('oauth_apps');
     this.codes = db.collection('oauth_codes');
     this.tokens = db.collection('oauth_app_tokens');
+    this.keys = db.collection('oauth_deployment_keys');
   }
 
   createApp(app: NewApp): Promise<{ app: OAuthApp; clientSecret: string }> {
@@ -226,6 +234,19 @@ export class MongoOAuthStore implements OAuthStore {
       if (!grant) return false;
       await this.tokens.updateOne({ _id: grant.tokenId }, { $set: { revokedAt: new Date().toISOString() } });
       return true;
+    });
+  }
+
+  deviceCookieKey(): Promise<Buffer> {
+    return mongoCall(STORE, async () => {
+      // _id is unique: of racing first inserts on any host one lands, the others read its key.
+      try {
+        await this.keys.insertOne({ _id: DEVICE_COOKIE_KEY, value: new Binary(randomBytes(32)) });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      const doc = await this.keys.findOne({ _id: DEVICE_COOKIE_KEY });
+      return hashOf(doc!.value);
     });
   }
 

@@ -62,5 +62,10 @@ export interface OAuthStore {
   createAppToken(appId: string, scopes: readonly string[]): Promise<string>;
   authenticateAppToken(token: string): Promise<AppTokenGrant | null>;
   revokeAppToken(token: string): Promise<boolean>;
+  /**
+   * The deployment's key for signing device cookies (32 random bytes): made by whichever process asks
+   * first (a racing second one gets the first's), then the same for every process and across restarts.
+   */
+  deviceCookieKey(): Promise<Buffer>;
   close(): Promise<void>;
 }

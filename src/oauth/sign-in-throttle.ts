@@ -7,6 +7,9 @@ import { windowOf } from '../rate-limits/throttles.ts';
 export const ACCOUNT_SIGN_IN_LIMIT = 25;
 export const ACCOUNT_SIGN_IN_PERIOD_SECONDS = 60 * 60;
 const NAME = 'throttle_login_attempts/account';
+/** Attempts per hour from a browser that signed the name in before (its device cookie): OWASP's device budget. */
+export const DEVICE_SIGN_IN_LIMIT = 10;
+const DEVICE = 'throttle_login_attempts/device';
 
 /** The name an attempt counts under: as the account lookup compares names (case-insensitively). */
 export const signInName = (username: string): string => username.trim().toLowerCase();
@@ -25,6 +28,7 @@ export class AccountSignInThrottle {
     store: RateLimitStore,
     private readonly limit = ACCOUNT_SIGN_IN_LIMIT,
     private readonly periodSeconds = ACCOUNT_SIGN_IN_PERIOD_SECONDS,
+    private readonly deviceLimit = DEVICE_SIGN_IN_LIMIT,
   ) {
     this.counter = new BatchedCounter(store);
   }
@@ -33,11 +37,23 @@ export class AccountSignInThrottle {
   async attempt(username: string, nowMs = Date.now()): Promise<ThrottleVerdict> {
     const name = signInName(username);
     if (name === '') return { allowed: true };
-    const window = windowOf(this.periodSeconds, nowMs);
     // As the by-address throttles (rate-limit-middleware.ts): a counter store that cannot answer in time
     // is a 503 (StoreUnavailableError), never a password check let through uncounted.
-    const count = await this.counter.increment(`${NAME}:${name}:${window.index}`, window.endsAtMs);
-    return count > this.limit ? { allowed: false, limit: this.limit, resetAtMs: window.endsAtMs } : { allowed: true };
+    return this.count(`${NAME}:${name}`, this.limit, nowMs);
+  }
+
+  /**
+   * Counts one attempt carrying a valid device cookie for the name (device-cookie.ts) in that cookie's own
+   * budget instead of the name's: a stranger who spends the name's budget does not shut its owner out.
+   */
+  attemptFromDevice(nonce: string, nowMs = Date.now()): Promise<ThrottleVerdict> {
+    return this.count(`${DEVICE}:${nonce}`, this.deviceLimit, nowMs);
+  }
+
+  private async count(key: string, limit: number, nowMs: number): Promise<ThrottleVerdict> {
+    const window = windowOf(this.periodSeconds, nowMs);
+    const count = await this.counter.increment(`${key}:${window.index}`, window.endsAtMs);
+    return count > limit ? { allowed: false, limit, resetAtMs: window.endsAtMs } : { allowed: true };
   }
 }
 

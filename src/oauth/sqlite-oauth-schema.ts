@@ -40,5 +40,13 @@ export const oauthSchema: SqliteSchema = {
       );
       CREATE INDEX app_tokens_app ON app_tokens (app_id);`,
     ),
+    sqlStep(
+      2,
+      'keys the deployment shares (the device-cookie key), made once',
+      `CREATE TABLE deployment_keys (
+        name TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+      );`,
+    ),
   ],
 };

@@ -56,7 +56,10 @@ const OAUTH_CALLS = [
   'createAppToken',
   'authenticateAppToken',
   'revokeAppToken',
+  'deviceCookieKey',
 ] as const;
+
+const DEVICE_COOKIE_KEY = 'device_cookie';
 
 /** Codes a day past their expiry are deleted as new ones are made, so the table stays small. */
 const CODE_KEEP_MS = 24 * 60 * 60 * 1000;
@@ -214,6 +217,12 @@ export class SqliteOAuthStore implements OAuthStore {
     if (!grant) return false;
     this.sql('UPDATE app_tokens SET revoked_at = ? WHERE token_id = ?').run(new Date().toISOString(), grant.tokenId);
     return true;
+  }
+
+  async deviceCookieKey(): Promise<Buffer> {
+    // The first insert wins; a racing process's ignored insert then reads the winner's key.
+    this.sql('INSERT OR IGNORE INTO deployment_keys (name, value) VALUES (?, ?)').run(DEVICE_COOKIE_KEY, randomBytes(32));
+    return this.sql<[string], Buffer>('SELECT value FROM deployment_keys WHERE name = ?').pluck().get(DEVICE_COOKIE_KEY)!;
   }
 
   async close(): Promise<void> {

@@ -89,6 +89,20 @@ export function oauthStoreContract(name: string, fixture: () => LocationFixture 
       assert.equal((await store.authenticateAppToken(token))?.app.id, app.id);
     });
 
+    it('makes one device-cookie key for every connection, racing first callers too, and keeps it across a restart', async () => {
+      const sibling = await open();
+      const keys = await Promise.all([store.deviceCookieKey(), sibling.deviceCookieKey(), store.deviceCookieKey(), sibling.deviceCookieKey()]);
+      assert.equal(keys[0].length, 32);
+      for (const key of keys) assert.deepEqual(key, keys[0]);
+      await Promise.all([store.close(), sibling.close()]);
+      opened.length = 0;
+      store = await open();
+      assert.deepEqual(await store.deviceCookieKey(), keys[0]);
+      const elsewhere = await openOAuthStore(places.fresh());
+      opened.push(elsewhere);
+      assert.notDeepEqual(await elsewhere.deviceCookieKey(), keys[0]);
+    });
+
     it('treats hostile strings (operators, paths, prototype names, a huge one) as plain data that names nothing', async () => {
       const { app } = await store.createApp(newApp);
       await store.createCode(grant(app.id));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { AccountSignInThrottle, ACCOUNT_SIGN_IN_LIMIT, ACCOUNT_SIGN_IN_PERIOD_SECONDS } from '../../src/oauth/sign-in-throttle.ts';
+import { DEVICE_COOKIE, mintDeviceCookie } from '../../src/oauth/device-cookie.ts';
+import { AccountSignInThrottle, ACCOUNT_SIGN_IN_LIMIT, ACCOUNT_SIGN_IN_PERIOD_SECONDS, DEVICE_SIGN_IN_LIMIT } from '../../src/oauth/sign-in-throttle.ts';
 import { openRateLimitStore } from '../../src/rate-limits/open-rate-limit-store.ts';
 import { accountWithPassword, approve, CALLBACK, consentForm, registerApp, submitConsent } from '../support/oauth-flow.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
@@ -9,6 +10,36 @@ import { WebmailClient } from '../support/webmail-client.ts';
 
 const from = (address: string) => ({ 'x-forwarded-for': address });
 const unknownName = () => `nobody${randomBytes(6).toString('hex')}`;
+/** Addresses no other test uses, so the by-address throttle (25 per 5 minutes) never answers first. */
+const addresses = () => {
+  const [a, b] = randomBytes(2);
+  return (i: number) => `172.${16 + (a! % 16)}.${b}.${i + 1}`;
+};
+type Credentials = { username: string; password: string };
+
+/** The consent form submitted as a browser holding this device cookie (or none) would. */
+async function withDevice(server: TestServer, query: Record<string, string>, account: Credentials, device: string | null, address: string) {
+  const form = await consentForm(server, query, from(address));
+  const cookie = device === null ? form.cookie : `${form.cookie}; ${DEVICE_COOKIE}=${device}`;
+  return submitConsent(server, { ...form, cookie }, account, 'approve', from(address));
+}
+
+/** The device cookie an answer sets, attributes and all; null when it sets none. */
+const deviceCookieOf = (answer: Response): string | null => answer.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`)) ?? null;
+const valueOf = (setCookie: string): string => setCookie.split(';')[0]!.slice(DEVICE_COOKIE.length + 1);
+
+/** A stranger's wrong passwords for the name from many addresses, until its budget is spent (25 an hour). */
+async function spendNameBudget(server: TestServer, query: Record<string, string>, username: string): Promise<void> {
+  const at = addresses();
+  const answers = await Promise.all(
+    Array.from({ length: ACCOUNT_SIGN_IN_LIMIT }, (_, i) => approve(server, query, { username, password: 'guess' }, 'approve', from(at(i)))),
+  );
+  assert.ok(
+    answers.every((a) => a.status === 401 || a.status === 429),
+    answers.map((a) => a.status).join(),
+  );
+  assert.equal((await approve(server, query, { username, password: 'guess' }, 'approve', from(at(100)))).status, 429);
+}
 
 describe('OAuth sign-in: throttled per account name as Mastodon, never locked, never telling who exists', function () {
   this.timeout(120_000);
@@ -97,6 +128,118 @@ describe('OAuth sign-in: throttled per account name as Mastodon, never locked, n
       assert.deepEqual(await throttle.attempt('bob', start + hour), { allowed: true });
     } finally {
       await store.close();
+    }
+  });
+  it("lets the owner's browser that signed in before (its device cookie) sign in from another address after a stranger spent the name's budget", async () => {
+    const owner = await accountWithPassword(server);
+    const at = addresses();
+    const first = await withDevice(server, query, owner, null, at(0));
+    assert.equal(first.status, 302);
+    const setCookie = deviceCookieOf(first)!;
+    assert.ok(setCookie, 'a successful sign-in sets the device cookie');
+    assert.match(setCookie, /; path=\/oauth;/);
+    assert.match(setCookie, /; httponly/);
+    assert.match(setCookie, /; samesite=lax/);
+    assert.doesNotMatch(setCookie, /; secure/);
+    const expires = Date.parse(/; expires=([^;]+)/.exec(setCookie)![1]!);
+    assert.ok(expires > Date.now() + 360 * 24 * 3600_000, setCookie);
+    const device = valueOf(setCookie);
+    // A wrong password with the cookie answers exactly as one without it.
+    const wrong = { username: owner.username, password: 'not the password' };
+    const form = await consentForm(server, query, from(at(1)));
+    const answers = await Promise.all(
+      [`${form.cookie}; ${DEVICE_COOKIE}=${device}`, form.cookie].map(async (cookie) => {
+        const answer = await submitConsent(server, { ...form, cookie }, wrong, 'approve', from(at(1)));
+        return { status: answer.status, type: answer.headers.get('content-type'), cookies: answer.headers.getSetCookie(), body: await answer.text() };
+      }),
+    );
+    assert.equal(answers[0]!.status, 401);
+    assert.deepEqual(answers[0], answers[1]);
+    await spendNameBudget(server, query, owner.username);
+    assert.equal((await withDevice(server, query, owner, null, at(10))).status, 429);
+    const again = await withDevice(server, query, owner, device, at(11));
+    assert.equal(again.status, 302);
+    // Signed in again: the same device (its nonce and budget), the cookie renewed for another year.
+    assert.equal(valueOf(deviceCookieOf(again)!), device);
+  });
+
+  it('marks the device cookie Secure when the request came over https (X-Forwarded-Proto from a trusted proxy)', async () => {
+    const owner = await accountWithPassword(server);
+    const headers = { ...from(addresses()(0)), 'x-forwarded-proto': 'https' };
+    const answer = await submitConsent(server, await consentForm(server, query, headers), owner, 'approve', headers);
+    assert.equal(answer.status, 302);
+    assert.match(deviceCookieOf(answer)!, /; secure/);
+  });
+
+  it('gives no exemption to a forged or tampered device cookie, or to one for another name', async () => {
+    const [owner, other] = [await accountWithPassword(server), await accountWithPassword(server)];
+    const at = addresses();
+    const device = valueOf(deviceCookieOf(await withDevice(server, query, owner, null, at(0)))!);
+    const otherDevice = valueOf(deviceCookieOf(await withDevice(server, query, other, null, at(1)))!);
+    await spendNameBudget(server, query, owner.username);
+    const [version, name, nonce, mac] = device.split('.') as [string, string, string, string];
+    const otherName = otherDevice.split('.')[1]!;
+    const flipped = (text: string) => `${text.slice(0, 5)}${text[5] === 'A' ? 'B' : 'A'}${text.slice(6)}`;
+    const refused = {
+      'another name': otherDevice,
+      'another key': mintDeviceCookie(randomBytes(32), owner.username),
+      'the MAC changed': [version, name, nonce, flipped(mac)].join('.'),
+      'the nonce changed': [version, name, flipped(nonce), mac].join('.'),
+      "another name's MAC on this name": [version, name, nonce, otherDevice.split('.')[3]].join('.'),
+      'this MAC on another name': [version, otherName, nonce, mac].join('.'),
+      'the MAC cut': device.slice(0, -2),
+      garbage: 'x'.repeat(5000),
+    };
+    for (const [what, cookie] of Object.entries(refused)) {
+      assert.equal((await withDevice(server, query, owner, cookie, at(20))).status, 429, what);
+    }
+    assert.equal((await withDevice(server, query, owner, device, at(21))).status, 302);
+  });
+
+  it("counts attempts with a device cookie in the device's own budget (10 an hour), never in the name's", async () => {
+    const owner = await accountWithPassword(server);
+    const at = addresses();
+    const device = valueOf(deviceCookieOf(await withDevice(server, query, owner, null, at(0)))!);
+    const wrong = { username: owner.username, password: 'not the password' };
+    const spent = await Promise.all(Array.from({ length: DEVICE_SIGN_IN_LIMIT }, (_, i) => withDevice(server, query, wrong, device, at(1 + i))));
+    assert.deepEqual(
+      spent.map((a) => a.status),
+      Array(DEVICE_SIGN_IN_LIMIT).fill(401),
+    );
+    const past = await withDevice(server, query, owner, device, at(20));
+    assert.deepEqual({ status: past.status, limit: past.headers.get('x-ratelimit-limit') }, { status: 429, limit: String(DEVICE_SIGN_IN_LIMIT) });
+    // The name's budget has spent only the first sign-in: 24 more without the cookie, then 429.
+    const name = await Promise.all(Array.from({ length: ACCOUNT_SIGN_IN_LIMIT - 1 }, (_, i) => withDevice(server, query, wrong, null, at(30 + i))));
+    assert.deepEqual(
+      name.map((a) => a.status),
+      Array(ACCOUNT_SIGN_IN_LIMIT - 1).fill(401),
+    );
+    assert.equal((await withDevice(server, query, owner, null, at(60))).status, 429);
+  });
+
+  it('keeps the device-cookie key across a restart: a cookie from before it still exempts', async () => {
+    const dataDir = scratchDir();
+    const env = { RATE_LIMITS: 'on', TRUST_PROXY: '1', DATA_DIR: dataDir };
+    const at = addresses();
+    let first: TestServer | null = await TestServer.start(env);
+    let owner: Credentials;
+    let device: string;
+    try {
+      const app = await registerApp(first);
+      const q = { ...query, client_id: app.client_id };
+      owner = await accountWithPassword(first);
+      device = valueOf(deviceCookieOf(await withDevice(first, q, owner, null, at(0)))!);
+      await first.close();
+      first = null;
+      const second = await TestServer.start(env);
+      try {
+        await spendNameBudget(second, q, owner.username);
+        assert.equal((await withDevice(second, q, owner, device, at(1))).status, 302);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first?.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import { paramsOf } from '../../http/route-context.ts';
 import { checkAuthorization, redirectTarget, type Checked } from '../authorization-request.ts';
 import { codePage, consentPage, errorPage } from '../consent-page.ts';
 import { describe } from '../doorkeeper-errors.ts';
+import { DeviceCookies } from '../device-cookie.ts';
 import type { OAuthStore } from '../oauth-store.ts';
 import { answerThrottled, type AccountSignInThrottle } from '../sign-in-throttle.ts';
 import type { AccountLog } from '../../accounts/account-log.ts';
@@ -80,6 +81,8 @@ async function signIn(accounts: AccountStore, username: string, password: string
 /** GET /oauth/authorize shows sign-in and consent; POST /oauth/authorize decides. */
 export function oauthAuthorizeRoutes({ oauth, accounts, signInThrottle, accountLog, failedSignInPause = (ms) => delay(ms) }: AuthorizeDeps): Router {
   const router = new Router();
+  // Only where attempts are counted: the cookie exists to spend a budget other than the name's.
+  const devices = signInThrottle ? new DeviceCookies(() => oauth.deviceCookieKey()) : null;
   const check = async (params: Record<string, unknown>) => {
     const clientId = typeof params.client_id === 'string' ? params.client_id : '';
     return checkAuthorization(clientId === '' ? null : await oauth.findApp(clientId), params);
@@ -102,14 +105,23 @@ export function oauthAuthorizeRoutes({ oauth, accounts, signInThrottle, accountL
     }
     const username = typeof params.username === 'string' ? params.username.trim().slice(0, MAX_INPUT) : '';
     const password = typeof params.password === 'string' && params.password.length <= MAX_INPUT ? params.password : '';
-    // Counted before the password is checked, so past the budget no guess costs a hash or is tried.
-    const verdict = signInThrottle ? await signInThrottle.attempt(username) : { allowed: true as const };
+    // Counted before the password is checked, so past the budget no guess costs a hash or is tried. A browser
+    // that signed this name in before spends its own budget, so strangers spending the name's cannot lock it out.
+    const device = devices ? await devices.recognise(ctx, username) : null;
+    const verdict = !signInThrottle
+      ? { allowed: true as const }
+      : device !== null
+        ? await signInThrottle.attemptFromDevice(device)
+        : await signInThrottle.attempt(username);
     if (!verdict.allowed) return answerThrottled(ctx, verdict);
     const account = await signIn(accounts, username, password);
+    // Any wrong password, cookie or not, gets the one answer below: the cookie is neither set nor cleared.
     if (account === null) {
       await failedSignInPause(FAILED_SIGN_IN_PAUSE_MS);
       return sendHtml(ctx, 401, consentPage(app, page, scopes, csrfToken(ctx), SIGN_IN_FAILED, username));
     }
+    // Before the code is made: a key the store cannot give now is a 503 with nothing granted or recorded.
+    await devices?.issue(ctx, account.username, device);
     const code = await oauth.createCode({
       appId: app.id,
       accountId: account.id,
