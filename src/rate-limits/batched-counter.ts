@@ -68,7 +68,9 @@ export class BatchedCounter {
     // The batch at the head is the one in flight while sending: later counts wait in the next one.
     if (last && !last.settled && !(this.sending && last === this.queue[0]) && last.keys.size < MAX_KEYS_PER_BATCH) return last;
     const batch: Batch = { keys: new Map(), timer: undefined, settled: false };
-    batch.timer = setTimeout(() => this.expire(batch), this.deadlineMs);
+    // The deadline gives way to one poll phase first: on a busy loop a reply may already be waiting in the
+    // socket when the timer fires (timers run before I/O callbacks), and a count that came back is no outage.
+    batch.timer = setTimeout(() => setImmediate(() => this.expire(batch)), this.deadlineMs);
     this.queue.push(batch);
     return batch;
   }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { stat } from 'node:fs';
 import { BatchedCounter } from '../../src/rate-limits/batched-counter.ts';
 import type { CounterIncrement, RateLimitStore } from '../../src/rate-limits/rate-limit-store.ts';
 import { StoreUnavailableError } from '../../src/shared/store-unavailable.ts';
@@ -65,5 +66,20 @@ describe('BatchedCounter: one store call per event-loop turn, a 503 at the deadl
     const counter = new BatchedCounter(store, 10_000);
     await assert.rejects(counter.increment('a', ENDS), /down/);
     assert.equal(await counter.increment('a', ENDS), 1);
+  });
+
+  it('counts a reply that arrived while the event loop was busy past the deadline, instead of a 503', async () => {
+    // The reply is an I/O callback (the thread pool's, as a socket's would be): ready, but not yet run, when
+    // the loop comes back from a stall longer than the deadline, where the timers phase runs first.
+    const store: RateLimitStore = {
+      incrementAll: (increments) =>
+        new Promise((resolve) => {
+          stat('.', () => resolve(increments.map(() => 7)));
+          const until = performance.now() + 60;
+          while (performance.now() < until); // the loop is busy elsewhere, past the 20 ms deadline
+        }),
+      close: async () => {},
+    };
+    assert.equal(await new BatchedCounter(store, 20).increment('a', ENDS), 7);
   });
 });
