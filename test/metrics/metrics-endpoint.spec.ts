@@ -40,7 +40,8 @@ describe('GET /metrics', () => {
     assert.ok((sample(text, 'http_requests_total{method="GET",route="unmatched",status="404"}') ?? 0) >= 1);
     assert.match(text, /^http_request_duration_seconds_bucket\{le="0.1",method="POST",route="\/api\/v2\/filters",status="200"\} \d+$/m);
     assert.ok((sample(text, 'events_appended_total{type="FilterCreated"}') ?? 0) >= 1);
-    assert.equal(sample(text, 'projector_position'), 2);
+    // The owner's account fact, the account usage ledger's growth, then FilterCreated.
+    assert.equal(sample(text, 'projector_position'), 3);
     assert.equal(sample(text, 'projector_lag_seconds'), 0);
     assert.equal(sample(text, 'projector_leader'), 1);
     assert.notEqual(sample(text, 'nats_publish_failures_total'), undefined);
