@@ -2,6 +2,8 @@
 export interface LeaseHolder {
   readonly owner: string;
   readonly expiresAt: number;
+  /** The fencing token issued when the holder took the lease (fencing.ts); absent where the store issues none. */
+  readonly fence?: number;
 }
 
 /**
