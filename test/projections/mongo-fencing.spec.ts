@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Collection, MongoClient } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import type { FilterView } from '../../src/projections/fold/filter-view.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
 import { fencedReadStore } from '../../src/projections/runtime/fenced-read-store.ts';
@@ -10,6 +10,7 @@ import { FencedOffError, type Fence } from '../../src/shared/fencing.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { mongoStandIn, standInMissing } from '../support/mongo-stand-in.ts';
 import { waitUntil } from '../support/wait-until.ts';
+import { pauseNextBulkWrite } from '../support/paused-bulk-write.ts';
 
 /** Short, so the store's own clock expires it during a test; waits end on the store's answer, not a timer. */
 const SHORT_LEASE_MS = 300;
@@ -27,29 +28,6 @@ const view = (id: string, accountId: string, revision: number, phrases: string[]
   revision,
   deleted: false,
 });
-
-/**
- * Holds the next bulk write of the read models (the first write after a batch read its stored revisions)
- * until `release`: projector A paused between reading and writing, as a GC pause or a stopped VM would.
- */
-function pauseNextBulkWrite(): { paused: Promise<void>; release: () => void; restore: () => void } {
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- put back unchanged by restore(), and called with its own `this`
-  const original = Collection.prototype.bulkWrite;
-  let release!: () => void;
-  let reached!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const paused = new Promise<void>((resolve) => (reached = resolve));
-  let used = false;
-  Collection.prototype.bulkWrite = async function (this: Collection, ...args: Parameters<typeof original>) {
-    if (!used) {
-      used = true;
-      reached();
-      await gate;
-    }
-    return original.apply(this, args);
-  };
-  return { paused, release, restore: () => (Collection.prototype.bulkWrite = original) };
-}
 
 describe('Fenced projectors on the MongoDB stand-in (mockupdb + mongomock, not a real server)', function () {
   this.timeout(60_000);
