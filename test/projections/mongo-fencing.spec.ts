@@ -73,6 +73,20 @@ describe('Fenced projectors on the MongoDB stand-in (mockupdb + mongomock, not a
     assert.ok((await store.leaseHolder(FILTERS_LEASE))!.fence! > second.token);
   });
 
+  it("says the server's time with the holder, so nobody judges the lease by a process clock", async () => {
+    const store = await connect();
+    const serverTime = Date.now() - 30_000;
+    const sibling = await MongoReadStore.connect(standIn.url(), database, { serverClock: () => serverTime });
+    opened.push(sibling);
+    await lease(sibling, 'a', 5000);
+    const holder = await sibling.leaseHolder(FILTERS_LEASE);
+    assert.deepEqual([holder?.storeTime, holder?.expiresAt], [serverTime, serverTime + 5000]);
+    // Without a stand-in clock: the stand-in's own (hello's localTime), which is this host's here.
+    const before = Date.now();
+    const real = await store.leaseHolder(FILTERS_LEASE);
+    assert.ok(real!.storeTime! >= before - 1000 && real!.storeTime! <= Date.now() + 1000, 'the server clock answered');
+  });
+
   it("refuses and counts a former holder's late write: B's revision 6 stands, and the view never goes back", async () => {
     const [a, b] = [await connect(), await connect()];
     const accountId = newId();

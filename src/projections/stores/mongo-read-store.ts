@@ -174,8 +174,8 @@ export class MongoReadStore implements ManagedReadStore {
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
     return mongoCall(async () => {
-      const doc = await this.leases.findOne({ _id: name });
-      return doc?.owner ? { owner: doc.owner, expiresAt: doc.expiresAt.getTime(), fence: doc.fence ?? 0 } : null;
+      const [doc, storeTime] = await Promise.all([this.leases.findOne({ _id: name }), this.storeNow()]);
+      return doc?.owner ? { owner: doc.owner, expiresAt: doc.expiresAt.getTime(), fence: doc.fence ?? 0, storeTime } : null;
     });
   }
 
