@@ -29,8 +29,6 @@ const describe = (error: unknown): string => (error instanceof Error ? `${error.
 /** By name: the driver adapters are loaded on demand and may come from another module instance. */
 const UNAVAILABLE = new Set([EventStoreUnavailableError.name, ReadStoreUnavailableError.name]);
 const isUnavailable = (error: unknown) => error instanceof Error && UNAVAILABLE.has(error.name);
-/** A write refused by a successor's fencing token says nothing about the commit: never parked for it. */
-const isFault = (error: unknown) => !isUnavailable(error) && !(error instanceof Error && error.name === 'FencedOffError');
 /** How often a failure that keeps happening is logged again. */
 const LOG_AGAIN_MS = 30_000;
 
@@ -159,7 +157,7 @@ export class ProjectionRunner {
       );
       return { kind: 'failed', retryInMs: 0, unavailable: isUnavailable(error) };
     }
-    if (this.faults + 1 >= this.policy.attemptsBeforeParking && isFault(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
+    if (this.faults + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
       // Folding failed before the commit was read whole: the rest of it is parked with it.
       if (!unitWhole && !(await readRestOfCommit(this.events, unit, this.policy.pageSize ?? this.policy.batchSize)))
         return this.failed('read', error, first.position);
@@ -210,7 +208,7 @@ export class ProjectionRunner {
   private failed(stage: StepFailure['stage'], error: unknown, position: bigint | null): StepResult {
     this.failures += 1;
     // A commit is parked only after it failed on a store that answered; an outage says nothing about it.
-    if (isFault(error)) this.faults += 1;
+    if (!isUnavailable(error)) this.faults += 1;
     this.observer.stepFailed(stage);
     const now = Date.now();
     this.failing = {
