@@ -71,6 +71,16 @@ describe('Fenced projectors on the MongoDB stand-in (mockupdb + mongomock, not a
     assert.ok(second.token > first.token, `${second.token} > ${first.token}`);
     assert.equal(await store.takeOverLease(FILTERS_LEASE, 'b', 'c', 60_000), true);
     assert.ok((await store.leaseHolder(FILTERS_LEASE))!.fence! > second.token);
+    // A lease document deleted (by hand, or by an older release giving the lease back) does not reset the count.
+    const third = (await store.leaseHolder(FILTERS_LEASE))!.fence!;
+    const client = await MongoClient.connect(standIn.url());
+    try {
+      await client.db(database).collection<{ _id: string }>('projection_leases').deleteOne({ _id: FILTERS_LEASE });
+    } finally {
+      await client.close();
+    }
+    const fourth = await lease(store, 'd', 60_000);
+    assert.ok(fourth.token > third, `${fourth.token} > ${third}`);
   });
 
   it("says the server's time with the holder, so nobody judges the lease by a process clock", async () => {

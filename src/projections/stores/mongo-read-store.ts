@@ -154,11 +154,15 @@ export class MongoReadStore implements ManagedReadStore {
       const expiresAt = new Date(now + ttlMs);
       const renewed = await this.leases.updateOne({ _id: name, owner }, { $set: { expiresAt } });
       if (renewed.matchedCount === 1) return true;
+      const taken = await this.leases.updateOne({ _id: name, expiresAt: { $lte: new Date(now) } }, { $set: { owner, expiresAt }, $inc: { fence: 1 } });
+      if (taken.matchedCount === 1) return true;
       try {
-        await this.leases.updateOne({ _id: name, expiresAt: { $lte: new Date(now) } }, { $set: { owner, expiresAt }, $inc: { fence: 1 } }, { upsert: true });
+        // No document (never taken, or deleted by hand or by an older release): the first token is the
+        // server's time in ms, above any count of acquisitions a deleted document may have reached.
+        await this.leases.insertOne({ _id: name, owner, expiresAt, fence: now });
         return true;
       } catch (error) {
-        // The guard matched nothing and the insert met the other owner's lease.
+        // The insert met the other owner's live lease.
         if (error instanceof MongoServerError && error.code === 11000) return false;
         throw error;
       }
