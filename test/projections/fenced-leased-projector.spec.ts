@@ -124,4 +124,37 @@ describe('Leased projectors fenced on the MongoDB stand-in (mockupdb + mongomock
     assert.equal(successor.leased.isLeader, true);
     assert.equal((await successor.reads.getFilter(accountId, one.filterId))?.revision, 0);
   });
+
+  it('fences a former holder still filling a pending generation: its successor swaps the generation in alone', async () => {
+    let fenced = 0;
+    const former = await projector(`former-${newId()}`, 0, () => (fenced += 1));
+    const successor = await projector(`successor-${newId()}`, 0);
+    await former.leased.start();
+    const accountId = newId();
+    const one = created(accountId);
+    const appended = await events.appendToStream(filterStream(one.filterId), one.events, 'no_stream');
+    assert.equal(await former.leased.waitFor(appended.position, 30_000), true);
+    const generation = await former.reads.createGeneration();
+    await former.reads.markPending(generation);
+
+    // The former holder starts catching the pending generation up, and pauses in its first write.
+    const pause = pauseNextBulkWrite();
+    let renewing: Promise<void> | undefined;
+    try {
+      renewing = former.leased.renew();
+      await pause.paused;
+      await waitUntil(async () => {
+        await successor.leased.renew();
+        return successor.leased.isLeader;
+      }, 'the successor taking the lease and swapping the generation in');
+      assert.equal(await successor.reads.currentGeneration(), generation);
+    } finally {
+      pause.release();
+      pause.restore();
+    }
+    await renewing;
+    assert.equal(fenced, 1, `the former holder's fill was refused and counted (${fenced})`);
+    assert.equal(former.leased.isLeader, false);
+    assert.equal((await successor.reads.getFilter(accountId, one.filterId))?.revision, 0);
+  });
 });

@@ -4,7 +4,9 @@ import type { Notifier } from '../../notifications/notifier.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { isDeadPredecessor, newOwner, retireOwner } from '../../shared/process-identity.ts';
 import { Announcer, type AnnouncerObserver } from '../announcer/announcer.ts';
+import type { AnnouncedPositions } from '../stores/announced-positions.ts';
 import type { ManagedReadStore } from '../stores/managed-read-store.ts';
+import type { ReadStore } from '../stores/read-store.ts';
 import { fencedReadStore } from './fenced-read-store.ts';
 import { fillGeneration } from './fill-generation.ts';
 import { LocalProgress } from './local-progress.ts';
@@ -182,7 +184,7 @@ export class LeasedProjector implements CatchUp {
       if (pending !== null) await this.swapIn(pending);
       if (!this.projector && this.holdsLease() && !this.stopped) {
         const { logger, observer = ignoreProjection, policy } = this.options;
-        const writes = this.fencedWrites();
+        const writes = this.fenced(this.reads);
         const announcers = announcementChannels(this.notifier).map(
           (notifier) =>
             new Announcer(this.events, writes, notifier, {
@@ -216,7 +218,8 @@ export class LeasedProjector implements CatchUp {
   private async swapIn(generation: number): Promise<void> {
     await this.stopProjector();
     const upTo = await this.reads.checkpoint(FILTERS_PROJECTION);
-    const caughtUp = await fillGeneration(this.events, this.reads.generation(generation), upTo, {
+    // Fenced too: a former holder still filling must not write into what its successor swaps in.
+    const caughtUp = await fillGeneration(this.events, this.fenced(this.reads.generation(generation)), upTo, {
       logger: this.options.logger,
       ...(this.options.observer ? { observer: this.options.observer } : {}),
     });
@@ -234,10 +237,10 @@ export class LeasedProjector implements CatchUp {
   }
 
   /** The store as this tenure writes it: with the lease's fencing token, where the store issues one. */
-  private fencedWrites(): ManagedReadStore {
-    if (this.fence === null) return this.reads;
+  private fenced<S extends ReadStore & Partial<AnnouncedPositions>>(store: S): S {
+    if (this.fence === null) return store;
     const fence = { lease: FILTERS_LEASE, token: this.fence };
-    return fencedReadStore(this.reads, fence, (error) => {
+    return fencedReadStore(store, fence, (error) => {
       this.options.onFencedOff?.();
       this.options.logger.warn(
         { owner: this.owner, fence: fence.token, current: error.current },
