@@ -6,7 +6,7 @@ import { listen } from './http/listen.ts';
 import { httpMetrics } from './metrics/http-metrics.ts';
 import { announcerMetrics, watchAnnouncements } from './metrics/announcer-metrics.ts';
 import { watchNats } from './metrics/metrics.ts';
-import { projectionMetrics, watchProjection } from './metrics/projection-metrics.ts';
+import { projectionMetrics, projectorFencedWrites, watchProjection } from './metrics/projection-metrics.ts';
 import { LeasedProjector } from './projections/runtime/leased-projector.ts';
 import { StaleWrites } from './projections/runtime/stale-writes.ts';
 import type { Logger } from './shared/logger.ts';
@@ -43,6 +43,7 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
     logger,
     observer: projectionMetrics,
     announcerObserver: announcerMetrics,
+    onFencedOff: () => projectorFencedWrites.inc(),
   });
   const health = new ServiceHealth({ events, reads, notifier, projector, staleWrites: new StaleWrites(), maxLagMs: config.projectorMaxLagMs });
   const app = new Koa();

@@ -15,7 +15,7 @@ import { AccountMatchers } from './matching/account-matchers.ts';
 import { countedEventStore } from './metrics/counted-event-store.ts';
 import { announcerMetrics, watchAnnouncements } from './metrics/announcer-metrics.ts';
 import { watchNats } from './metrics/metrics.ts';
-import { projectionMetrics, readYourWritesTimeouts, watchProjection } from './metrics/projection-metrics.ts';
+import { projectionMetrics, projectorFencedWrites, readYourWritesTimeouts, watchProjection } from './metrics/projection-metrics.ts';
 import { NatsMatchResponder } from './notifications/nats-match-responder.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import { LeasedProjector } from './projections/runtime/leased-projector.ts';
@@ -169,6 +169,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
         logger,
         observer: projectionMetrics,
         announcerObserver: announcerMetrics,
+        onFencedOff: () => projectorFencedWrites.inc(),
       })
     : null;
   const staleWrites = new StaleWrites();

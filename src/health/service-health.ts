@@ -184,4 +184,5 @@ export class ServiceHealth implements ProjectionSource {
 const lastPosition = (parked: readonly { readonly position: bigint }[]): string | null =>
   parked.reduce<bigint | null>((last, { position }) => (last === null || position > last ? position : last), null)?.toString() ?? null;
 
-const live = (holder: LeaseHolder | null, now: number): boolean => holder !== null && holder.expiresAt > now;
+/** By the store's clock where it gave one: a skewed clock here must not call a live lease dead, or a dead one live. */
+const live = (holder: LeaseHolder | null, now: number): boolean => holder !== null && holder.expiresAt > (holder.storeTime ?? now);

@@ -14,6 +14,12 @@ export const projectorParkedEvents = new Counter({
   registers: [registry],
 });
 
+export const projectorFencedWrites = new Counter({
+  name: 'projector_fenced_writes_total',
+  help: 'Writes of this process a successor lease holder fenced off (refused by its larger fencing token); the projector stopped each time',
+  registers: [registry],
+});
+
 export const readYourWritesTimeouts = new Counter({
   name: 'read_your_writes_timeouts_total',
   help: 'Writes answered before the read models had taken them in (the wait for them timed out)',

@@ -2,6 +2,10 @@
 export interface LeaseHolder {
   readonly owner: string;
   readonly expiresAt: number;
+  /** The fencing token issued when the holder took the lease (fencing.ts); absent where the store issues none. */
+  readonly fence?: number;
+  /** The store's own time when it answered, where it has a clock of its own: expiry is judged against it. */
+  readonly storeTime?: number;
 }
 
 /**

@@ -28,7 +28,7 @@ describe('MongoDB read store', () => {
         return store;
       },
       async openSibling(store: ManagedReadStore, clock?: StoreClock) {
-        return MongoReadStore.connect(url, databases.get(store), clock);
+        return MongoReadStore.connect(url, databases.get(store), clock?.now ? { serverClock: clock.now } : {});
       },
     };
   };

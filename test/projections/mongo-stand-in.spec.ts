@@ -34,7 +34,7 @@ describe('MongoDB read store against a wire-protocol stand-in (mockupdb + mongom
         return store;
       },
       async openSibling(store: ManagedReadStore, clock?: StoreClock) {
-        return MongoReadStore.connect(standIn.url(), databases.get(store), clock);
+        return MongoReadStore.connect(standIn.url(), databases.get(store), clock?.now ? { serverClock: clock.now } : {});
       },
     };
   };

@@ -147,3 +147,23 @@ describe('SQLite read store: a new generation is indexed from the start', () => 
     }
   });
 });
+
+describe("SQLite read store: leases by SQLite's clock", () => {
+  it("judges a lease by SQLite's own time, not by this process's clock, 30 s ahead", async () => {
+    const processClock = Date.now;
+    const before = processClock();
+    let store: SqliteReadStore;
+    try {
+      // This process's clock runs 30 s ahead from its start; SQLite asks the operating system itself.
+      Date.now = () => processClock() + 30_000;
+      store = SqliteReadStore.inDataDir(scratchDir());
+      assert.equal(await store.tryLease('lease', 'a', 5000), true);
+    } finally {
+      Date.now = processClock;
+    }
+    const expiresAt = (await store.leaseHolder('lease'))!.expiresAt;
+    // Granted between `before` and now by the real clock (SQLite's ms are truncated: a 1 ms allowance).
+    assert.ok(expiresAt >= before + 5000 - 1 && expiresAt <= processClock() + 5000, `expires at ${expiresAt - before} ms after the request`);
+    await store.close();
+  });
+});

@@ -1,3 +1,4 @@
+import { FencedOffError } from '../../shared/fencing.ts';
 import { getHeapStatistics } from 'node:v8';
 import type { EventStore } from '../../events/event-store.ts';
 import { silentLogger, type Logger } from '../../shared/logger.ts';
@@ -76,6 +77,8 @@ export async function fillGeneration(events: EventStore, target: ReadStore, upTo
     const result = await runner.step(upTo, (folded, position) => options.onProgress?.({ events: applied + folded, position, upTo }));
     if (result.kind === 'idle') break;
     if (result.kind === 'failed') {
+      // A successor holds the lease: retrying cannot help, and the successor fills the generation itself.
+      if (runner.failure?.error.startsWith(`${FencedOffError.name}:`)) throw new FillError(`could not fill the read models: ${runner.failure.error}`);
       // A bad commit is parked on its last try; failing longer than that is an outage or a systemic fault.
       failures = result.retryInMs > 0 ? failures + 1 : failures;
       if (failures > policy.attemptsBeforeParking) throw new FillError(`could not fill the read models: ${runner.failure?.error ?? 'unknown error'}`);

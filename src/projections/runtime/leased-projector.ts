@@ -4,7 +4,10 @@ import type { Notifier } from '../../notifications/notifier.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { isDeadPredecessor, newOwner, retireOwner } from '../../shared/process-identity.ts';
 import { Announcer, type AnnouncerObserver } from '../announcer/announcer.ts';
+import type { AnnouncedPositions } from '../stores/announced-positions.ts';
 import type { ManagedReadStore } from '../stores/managed-read-store.ts';
+import type { ReadStore } from '../stores/read-store.ts';
+import { fencedReadStore } from './fenced-read-store.ts';
 import { fillGeneration } from './fill-generation.ts';
 import { LocalProgress } from './local-progress.ts';
 import { FILTERS_PROJECTION, FilterProjector } from './filter-projector.ts';
@@ -27,6 +30,13 @@ export interface LeasedProjectorOptions {
   readonly policy?: RunnerPolicy;
   /** False: no renewal timer; the caller (a test) calls `renew()` itself. */
   readonly autoRenew?: boolean;
+  /**
+   * This process's clock (tests skew it). It only measures how long ago a renewal was asked for, to stop
+   * before the lease may have expired; whether a lease has expired is the store's call.
+   */
+  readonly now?: () => number;
+  /** Hears each write the store refused because a successor holds the lease (a metric counts them). */
+  readonly onFencedOff?: () => void;
 }
 
 /**
@@ -44,6 +54,8 @@ export class LeasedProjector implements CatchUp {
   private ticking: Promise<void> | null = null;
   private leading: Promise<void> | null = null;
   private validUntil = 0;
+  /** The fencing token the running projector and announcers write with; null when the store issues none. */
+  private fence: number | null = null;
   private stopped = false;
   private readonly fallback: CatchUp;
   private readonly progress = new LocalProgress();
@@ -124,14 +136,28 @@ export class LeasedProjector implements CatchUp {
 
   private async renewAndAct(): Promise<void> {
     if (this.stopped) return;
-    const askedAt = Date.now();
-    let held = false;
+    const askedAt = this.now();
+    let held: boolean;
+    let fence: number | null = null;
     try {
       held = (await this.reads.tryLease(FILTERS_LEASE, this.owner, this.options.leaseMs)) || (await this.takeOverFromDeadPredecessor());
+      if (held) {
+        const holder = await this.reads.leaseHolder(FILTERS_LEASE);
+        // Taken from us between the two calls: not ours after all.
+        held = holder?.owner === this.owner;
+        fence = holder?.fence ?? null;
+      }
     } catch (error) {
+      held = false;
       this.options.logger.warn({ err: error }, 'could not renew the projector lease');
     }
+    if (held && this.projector && fence !== this.fence) {
+      // Lost and taken again meanwhile: what runs writes with the old token, which the store refuses.
+      this.options.logger.warn({ owner: this.owner, fence, was: this.fence }, 'projector lease taken anew; restarting projection');
+      await this.stopProjector();
+    }
     if (held) {
+      this.fence = fence;
       this.validUntil = askedAt + this.options.leaseMs * (1 - LEASE_SAFETY_MARGIN);
       // Not awaited: renewals must go on while a swap catches a large generation up.
       this.leading ??= this.lead().finally(() => (this.leading = null));
@@ -158,9 +184,10 @@ export class LeasedProjector implements CatchUp {
       if (pending !== null) await this.swapIn(pending);
       if (!this.projector && this.holdsLease() && !this.stopped) {
         const { logger, observer = ignoreProjection, policy } = this.options;
+        const writes = this.fenced(this.reads);
         const announcers = announcementChannels(this.notifier).map(
           (notifier) =>
-            new Announcer(this.events, this.reads, notifier, {
+            new Announcer(this.events, writes, notifier, {
               logger,
               mayAnnounce: () => this.holdsLease(),
               ...(this.options.announcerObserver ? { observer: this.options.announcerObserver } : {}),
@@ -170,7 +197,7 @@ export class LeasedProjector implements CatchUp {
           announcers.forEach((announcer) => announcer.poke());
           this.progress.tell();
         };
-        const projector = new FilterProjector(this.events, this.reads, { logger, observer, onStored, ...(policy ? { policy } : {}) });
+        const projector = new FilterProjector(this.events, writes, { logger, observer, onStored, ...(policy ? { policy } : {}) });
         // Announcers first: one that never ran starts where the read models stand, before the projector moves them.
         try {
           await Promise.all(announcers.map((announcer) => announcer.start()));
@@ -191,7 +218,8 @@ export class LeasedProjector implements CatchUp {
   private async swapIn(generation: number): Promise<void> {
     await this.stopProjector();
     const upTo = await this.reads.checkpoint(FILTERS_PROJECTION);
-    const caughtUp = await fillGeneration(this.events, this.reads.generation(generation), upTo, {
+    // Fenced too: a former holder still filling must not write into what its successor swaps in.
+    const caughtUp = await fillGeneration(this.events, this.fenced(this.reads.generation(generation)), upTo, {
       logger: this.options.logger,
       ...(this.options.observer ? { observer: this.options.observer } : {}),
     });
@@ -201,7 +229,27 @@ export class LeasedProjector implements CatchUp {
   }
 
   private holdsLease(): boolean {
-    return Date.now() < this.validUntil;
+    return this.now() < this.validUntil;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** The store as this tenure writes it: with the lease's fencing token, where the store issues one. */
+  private fenced<S extends ReadStore & Partial<AnnouncedPositions>>(store: S): S {
+    if (this.fence === null) return store;
+    const fence = { lease: FILTERS_LEASE, token: this.fence };
+    return fencedReadStore(store, fence, (error) => {
+      this.options.onFencedOff?.();
+      this.options.logger.warn(
+        { owner: this.owner, fence: fence.token, current: error.current },
+        'projector write refused: a successor holds the lease; stopping',
+      );
+      this.validUntil = 0;
+      // Not awaited: the refused write is inside the step that stopping waits for.
+      void this.stopProjector();
+    });
   }
 
   private async stopProjector(): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Fence } from '../../shared/fencing.ts';
+
 /** Where an announcer stands: null when it started from the start of the log and has announced nothing yet. */
 export interface AnnouncedPosition {
   readonly position: bigint | null;
@@ -11,5 +13,6 @@ export interface AnnouncedPositions {
   /** Null when this transport's announcer never started on this store. */
   announced(channel: string): Promise<AnnouncedPosition | null>;
   /** Records that everything up to `position` (null: nothing yet, from the log's start) is announced. */
-  markAnnounced(channel: string, position: bigint | null): Promise<void>;
+  /** With `fence`, refused (FencedOffError) where the store issues tokens and the lease has a larger one. */
+  markAnnounced(channel: string, position: bigint | null, fence?: Fence): Promise<void>;
 }

@@ -86,10 +86,16 @@ export async function viewsOf(docs: readonly FilterDoc[], v1: Collection<V1Doc>,
   const filtered = byFilter(statusDocs);
   return docs.map((doc) => {
     if (doc.layout !== SPLIT_LAYOUT || doc.deleted) return doc.view;
+    // A record older than its filter is a former writer's leftover: a view never goes back in revision.
+    const current = <T extends { filterRevision: number }>(record: T) => record.filterRevision >= doc.revision;
     const list: Keyword[] = (keywords.get(doc._id) ?? [])
+      .filter(current)
       .sort(byOrder)
       .map(({ record }) => ({ id: record.id, keyword: record.phrase, wholeWord: record.wholeWord }));
-    const held = (filtered.get(doc._id) ?? []).sort(byOrder).flatMap((s) => (s.status ? [s.status] : []));
+    const held = (filtered.get(doc._id) ?? [])
+      .filter(current)
+      .sort(byOrder)
+      .flatMap((s) => (s.status ? [s.status] : []));
     return { ...doc.view, keywords: list, statuses: held };
   });
 }

@@ -5,6 +5,7 @@ import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
 import { v1RecordsOf } from '../fold/filter-view.ts';
 import { generationName, generationNames, READ_MODEL_NAMES } from './generation-names.ts';
 import { belowPosition, fromStoredPosition, toStoredPosition, type StoredPosition } from './mongo-positions.ts';
+import { claim, notFencedBy, refuseIfFenced } from './mongo-fences.ts';
 import { filterDocFields, usageOf, viewsOf, type FilterDoc, type StatusDoc, type V1Doc } from './mongo-filter-layout.ts';
 import type { FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch } from './read-store.ts';
 
@@ -14,7 +15,9 @@ export async function dropCollections(db: Db, generation: number): Promise<void>
 
 interface CheckpointDoc {
   _id: string;
-  position: StoredPosition;
+  /** Absent while only claimed by a lease holder's fencing token (mongo-fences.ts), before its first batch. */
+  position?: StoredPosition;
+  fence?: number;
 }
 interface ParkedDoc {
   _id: string;
@@ -29,23 +32,19 @@ interface ParkedDoc {
 
 const DUPLICATE_KEY = 11000;
 
-/** An upsert whose guard did not match an existing document: a newer write is already there. */
-async function unlessNewer(write: Promise<unknown>): Promise<void> {
-  try {
-    await write;
-  } catch (error) {
-    if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
-  }
-}
-
-/** Unordered bulk writes whose only failures may be guarded upserts meeting newer documents. */
-async function bulkUnlessNewer<T extends Document>(collection: Collection<T>, operations: AnyBulkWriteOperation<T>[]): Promise<void> {
-  if (operations.length === 0) return;
+/**
+ * Unordered bulk writes whose only failures may be guarded upserts meeting newer documents; answers the
+ * indexes of the operations that met one.
+ */
+async function bulkUnlessNewer<T extends Document>(collection: Collection<T>, operations: AnyBulkWriteOperation<T>[]): Promise<number[]> {
+  if (operations.length === 0) return [];
   try {
     await collection.bulkWrite(operations, { ordered: false });
+    return [];
   } catch (error) {
     const errors = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : null;
     if (!errors || errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw error;
+    return errors.map((e) => e.index);
   }
 }
 
@@ -88,6 +87,9 @@ export class MongoReadCollections {
   }
 
   async store(batch: ProjectionBatch): Promise<void> {
+    const { fence } = batch;
+    // Claimed first, so a former lease holder is refused before it writes, once its successor wrote.
+    if (fence) await claim(this.checkpoints, batch.projection, fence);
     const ids = batch.views.map((view) => view.id);
     const stored = new Map<string, number>();
     if (ids.length > 0) {
@@ -95,7 +97,7 @@ export class MongoReadCollections {
     }
     const newer = batch.views.filter((view) => (stored.get(view.id) ?? -1) < view.revision);
     await Promise.all([bulkUnlessNewer(this.v1, newer.flatMap(v1Writes)), bulkUnlessNewer(this.statuses, newer.flatMap(statusWrites))]);
-    await bulkUnlessNewer(
+    const overtaken = await bulkUnlessNewer(
       this.filters,
       newer.map((view) => ({
         updateOne: {
@@ -105,22 +107,39 @@ export class MongoReadCollections {
         },
       })),
     );
+    await this.dropOvertaken(overtaken.map((index) => newer[index]!));
     await bulkUnlessNewer(
       this.parked,
       (batch.parked ?? []).map((parked) => parkedWrite(batch.projection, parked)),
     );
-    await unlessNewer(
-      this.checkpoints.updateOne(
-        { _id: batch.projection, position: belowPosition(batch.position) },
-        { $set: { position: toStoredPosition(batch.position) } },
+    try {
+      await this.checkpoints.updateOne(
+        { _id: batch.projection, position: belowPosition(batch.position), ...(fence ? notFencedBy(fence) : {}) },
+        { $set: { position: toStoredPosition(batch.position), ...(fence ? { fence: fence.token } : {}) } },
         { upsert: true },
-      ),
-    );
+      );
+    } catch (error) {
+      // The guard matched nothing and the upsert met the checkpoint: it is at or past this position,
+      // or a later lease holder wrote it (then this writer is refused).
+      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      if (fence) await refuseIfFenced(this.checkpoints, batch.projection, fence);
+    }
+  }
+
+  /**
+   * Views whose filter document a newer revision had already replaced: their records, upserted after the
+   * newer writer deleted its predecessors, would come back (a keyword removed, resurrected). Every record
+   * at or below such a view's revision is older than its filter's, so it goes.
+   */
+  private async dropOvertaken(views: readonly FilterView[]): Promise<void> {
+    if (views.length === 0) return;
+    const stale = { $or: views.map((view) => ({ filterId: view.id, filterRevision: { $lte: view.revision } })) };
+    await Promise.all([this.v1.deleteMany(stale), this.statuses.deleteMany(stale)]);
   }
 
   async checkpoint(projection: string): Promise<bigint | null> {
     const doc = await this.checkpoints.findOne({ _id: String(projection) }, { promoteLongs: false });
-    return doc ? fromStoredPosition(doc.position) : null;
+    return doc?.position === undefined ? null : fromStoredPosition(doc.position);
   }
 
   async parkedEvents(projection: string): Promise<ParkedEvent[]> {

@@ -1,5 +1,7 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { LeaseHolder } from '../../shared/leases.ts';
+import type { Fence } from '../../shared/fencing.ts';
+import { checkLease, leasesOf, storeNow, type LeaseDoc } from './mongo-fences.ts';
 import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
 import type { AnnouncedPosition } from './announced-positions.ts';
 import { MongoAnnouncedPositions } from './mongo-announced-positions.ts';
@@ -14,27 +16,26 @@ import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, Pr
 
 const DEFAULT_DATABASE = 'content_filters';
 
+export interface MongoReadStoreOptions {
+  /**
+   * Stands in for the server's clock in tests, which cannot move the stand-in's; production leaves it
+   * unset and leases are judged by the server's own time (`hello`'s localTime), never this process's.
+   */
+  readonly serverClock?: () => number;
+}
+
 interface PointerDoc {
   _id: string;
   current: number;
   pending: number | null;
   next: number;
 }
-interface LeaseDoc {
-  _id: string;
-  owner: string;
-  expiresAt: Date;
-}
-
-export interface MongoReadStoreOptions {
-  /** The clock leases are measured by (tests move it instead of waiting). */
-  readonly now?: () => number;
-}
 
 /**
  * MongoDB read models (`MONGODB_URL`; the database named in the URL, else `content_filters`). Like the
  * SQLite store, each call first reads which generation is current, so a swap reaches every process.
- * Leases compare the processes' clocks, which are expected to be kept in sync (NTP).
+ * Leases expire by the server's clock and carry fencing tokens (mongo-fences.ts): a batch or announcer
+ * checkpoint written with an older token than the lease's is refused, whatever the writer's clock says.
  */
 export class MongoReadStore implements ManagedReadStore {
   private readonly generations = new Map<number, Promise<MongoReadCollections>>();
@@ -46,10 +47,10 @@ export class MongoReadStore implements ManagedReadStore {
     private readonly client: MongoClient,
     private readonly db: Db,
     private readonly pinned: number | null,
-    private readonly now: () => number,
+    private readonly serverClock: (() => number) | undefined,
   ) {
     this.pointer = db.collection('read_model_pointer');
-    this.leases = db.collection('projection_leases');
+    this.leases = leasesOf(db);
     this.announcedPositions = new MongoAnnouncedPositions(db);
   }
 
@@ -58,7 +59,7 @@ export class MongoReadStore implements ManagedReadStore {
     return mongoCall(async () => {
       const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 10_000 });
       const named = client.options.dbName;
-      const store = new MongoReadStore(client, client.db(database ?? (named && named !== 'test' ? named : DEFAULT_DATABASE)), null, options.now ?? Date.now);
+      const store = new MongoReadStore(client, client.db(database ?? (named && named !== 'test' ? named : DEFAULT_DATABASE)), null, options.serverClock);
       try {
         await migrateMongo(store.db, mongoReadModelsSchema);
         await store.collections();
@@ -79,7 +80,10 @@ export class MongoReadStore implements ManagedReadStore {
   }
 
   applyBatch(batch: ProjectionBatch): Promise<void> {
-    return this.on((c) => c.store(batch));
+    return this.on(async (c) => {
+      if (batch.fence) await checkLease(this.leases, batch.fence);
+      await c.store(batch);
+    });
   }
 
   saveFilter(view: FilterView, { projection, position }: Checkpoint): Promise<void> {
@@ -138,44 +142,51 @@ export class MongoReadStore implements ManagedReadStore {
     return this.announcedPositions.announced(channel);
   }
 
-  markAnnounced(channel: string, position: bigint | null): Promise<void> {
-    return this.announcedPositions.markAnnounced(channel, position);
+  async markAnnounced(channel: string, position: bigint | null, fence?: Fence): Promise<void> {
+    if (fence) await mongoCall(() => checkLease(this.leases, fence));
+    return this.announcedPositions.markAnnounced(channel, position, fence);
   }
 
+  /** Renews the owner's lease, or takes a free or expired one (by the server's clock) with the next fencing token. */
   tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
     return mongoCall(async () => {
-      const now = new Date(this.now());
+      const now = await this.storeNow();
+      const expiresAt = new Date(now + ttlMs);
+      const renewed = await this.leases.updateOne({ _id: name, owner }, { $set: { expiresAt } });
+      if (renewed.matchedCount === 1) return true;
+      const taken = await this.leases.updateOne({ _id: name, expiresAt: { $lte: new Date(now) } }, { $set: { owner, expiresAt }, $inc: { fence: 1 } });
+      if (taken.matchedCount === 1) return true;
       try {
-        await this.leases.updateOne(
-          { _id: name, $or: [{ owner }, { expiresAt: { $lte: now } }] },
-          { $set: { owner, expiresAt: new Date(now.getTime() + ttlMs) } },
-          { upsert: true },
-        );
+        // No document (never taken, or deleted by hand or by an older release): the first token is the
+        // server's time in ms, above any count of acquisitions a deleted document may have reached.
+        await this.leases.insertOne({ _id: name, owner, expiresAt, fence: now });
         return true;
       } catch (error) {
-        // The guard matched nothing and the insert met the other owner's lease.
+        // The insert met the other owner's live lease.
         if (error instanceof MongoServerError && error.code === 11000) return false;
         throw error;
       }
     });
   }
 
+  /** Expires the lease at once; the document stays, so the next holder's token is still larger. */
   releaseLease(name: string, owner: string): Promise<void> {
     return mongoCall(async () => {
-      await this.leases.deleteOne({ _id: name, owner });
+      await this.leases.updateOne({ _id: name, owner }, { $set: { owner: '', expiresAt: new Date(0) } });
     });
   }
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
     return mongoCall(async () => {
-      const doc = await this.leases.findOne({ _id: name });
-      return doc ? { owner: doc.owner, expiresAt: doc.expiresAt.getTime() } : null;
+      const [doc, storeTime] = await Promise.all([this.leases.findOne({ _id: name }), this.storeNow()]);
+      return doc?.owner ? { owner: doc.owner, expiresAt: doc.expiresAt.getTime(), fence: doc.fence ?? 0, storeTime } : null;
     });
   }
 
   takeOverLease(name: string, from: string, owner: string, ttlMs: number): Promise<boolean> {
     return mongoCall(async () => {
-      const result = await this.leases.updateOne({ _id: name, owner: from }, { $set: { owner, expiresAt: new Date(this.now() + ttlMs) } });
+      const expiresAt = new Date((await this.storeNow()) + ttlMs);
+      const result = await this.leases.updateOne({ _id: name, owner: from }, { $set: { owner, expiresAt }, $inc: { fence: 1 } });
       return result.modifiedCount === 1;
     });
   }
@@ -223,7 +234,7 @@ export class MongoReadStore implements ManagedReadStore {
   }
 
   generation(generation: number): ReadStore {
-    return new MongoReadStore(this.client, this.db, generation, this.now);
+    return new MongoReadStore(this.client, this.db, generation, this.serverClock);
   }
 
   markPending(generation: number): Promise<void> {
@@ -247,6 +258,10 @@ export class MongoReadStore implements ManagedReadStore {
   async close(): Promise<void> {
     // A pinned store shares its parent's client; the parent closes it.
     if (this.pinned === null) await this.client.close();
+  }
+
+  private storeNow(): Promise<number> {
+    return this.serverClock ? Promise.resolve(this.serverClock()) : storeNow(this.db);
   }
 
   private on<T>(call: (collections: MongoReadCollections) => Promise<T>): Promise<T> {

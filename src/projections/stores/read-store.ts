@@ -1,6 +1,7 @@
 import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
 import type { Keyword } from '../../events/filter-events.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
+import type { Fence } from '../../shared/fencing.ts';
 
 export interface KeywordLocation {
   readonly filterId: string;
@@ -37,6 +38,11 @@ export interface ProjectionBatch {
    * only the records that changed. A store uses it only where the stored revision still matches it.
    */
   readonly previous?: ReadonlyMap<string, FilterView | null>;
+  /**
+   * The writer's lease and fencing token: a store that issues tokens refuses the batch (FencedOffError)
+   * once the lease was taken with a larger one. Absent: an unleased writer (a rebuild into its own generation).
+   */
+  readonly fence?: Fence;
 }
 
 /**

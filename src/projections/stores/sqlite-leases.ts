@@ -2,6 +2,15 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { LeaseHolder, Leases } from '../../shared/leases.ts';
 import type { SqliteDatabase } from '../../shared/sqlite.ts';
 
+/**
+ * SQLite's own clock in ms (`unixepoch('subsec')`, SQLite 3.42+: the operating system's time through
+ * SQLite's VFS), so leases are judged by the store rather than by whatever clock this process was given.
+ */
+export function sqliteClock(db: SqliteDatabase): () => number {
+  const clock = db.prepare<[], { ms: number }>("SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS ms");
+  return () => clock.get()!.ms;
+}
+
 /** Leases as rows of `projection_leases` (made by step 1 of the file's schema); every change is one write transaction, so two processes never both win. */
 export class SqliteLeases implements Leases {
   private readonly holder: BetterSqlite3.Statement<[string], { owner: string; expires_at: number }>;

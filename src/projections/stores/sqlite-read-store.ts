@@ -10,7 +10,7 @@ import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, Pr
 import { sqliteCall, translateSqliteError } from './sqlite-errors.ts';
 import { SqliteAnnouncedPositions } from './sqlite-announced-positions.ts';
 import { writeWithoutBlocking } from './sqlite-write-lock.ts';
-import { SqliteLeases } from './sqlite-leases.ts';
+import { SqliteLeases, sqliteClock } from './sqlite-leases.ts';
 import { readModelsSchema } from './sqlite-read-models-schema.ts';
 import { createReadIndexes, dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
 import { SqliteReadTables } from './sqlite-read-tables.ts';
@@ -23,7 +23,7 @@ interface Pointer {
 }
 
 export interface SqliteReadStoreOptions {
-  /** The clock leases are measured by (tests move it instead of waiting). */
+  /** Stands in for SQLite's clock in tests (they move it instead of waiting); unset: SQLite's own (sqliteClock). */
   readonly now?: () => number;
 }
 
@@ -60,7 +60,10 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   static open(path: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
-    return sqliteCall(() => new SqliteReadStore(path, openSqlite(path, readModelsSchema, 'rebuildable'), null, options.now ?? Date.now));
+    return sqliteCall(() => {
+      const db = openSqlite(path, readModelsSchema, 'rebuildable');
+      return new SqliteReadStore(path, db, null, options.now ?? sqliteClock(db));
+    });
   }
 
   static inDataDir(dataDir: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
