@@ -49,9 +49,9 @@
     }
   }
 
-  // The reply's quote header is written by the server: it needs the zone to date it as the reader would.
+  // The reply's quote header (and a forward's Date line) is written by the server: it needs the zone to date it as the reader would.
   function zoneOnReplyLinks() {
-    for (const link of document.querySelectorAll('a[href*="_reply_uid="]')) link.href += '&_tz=' + encodeURIComponent(zone);
+    for (const link of document.querySelectorAll('a[href*="_reply_uid="], a[href*="_forward_uid="]')) link.href += '&_tz=' + encodeURIComponent(zone);
   }
 
   function addMessageRow(uid, cols, flags) {

@@ -34,6 +34,7 @@ function body(folder: MailFolder, message: MailMessage): SafeHtml {
 export function messagePage(viewer: Viewer, folder: MailFolder, message: MailMessage): SafeHtml {
   const mbox = encodeURIComponent(folder.path);
   const reply = `/webmail/?_task=mail&_action=compose&_reply_uid=${message.uid}&_mbox=${mbox}`;
+  const forward = `/webmail/?_task=mail&_action=compose&_forward_uid=${message.uid}&_mbox=${mbox}`;
   const remove = `/webmail/?_task=mail&_action=delete&_mbox=${mbox}&_uid=${message.uid}`;
   return appFrame({
     viewer,
@@ -48,6 +49,8 @@ ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')
 <dt>Date</dt><dd><time datetime="${message.date}">${new Date(message.date).toUTCString()}</time></dd>
 </dl>
 <div class="actions"><a class="button" href="${reply}">Reply</a>
+<a class="button" id="reply-all-button" href="${reply}&amp;_reply_mode=all">Reply all</a>
+<a class="button" id="forward-button" href="${forward}">Forward</a>
 <form method="post" action="${remove}" class="inline"><input type="hidden" name="_token" value="${viewer.requestToken}">
 <button type="submit" id="delete-button" class="secondary">${folder.role === 'trash' ? 'Delete' : 'Move to Trash'}</button></form></div>
 ${body(folder, message)}
