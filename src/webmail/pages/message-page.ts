@@ -30,6 +30,17 @@ function body(folder: MailFolder, message: MailMessage): SafeHtml {
   return html`${cut}<pre class="message-body">${message.body}</pre>`;
 }
 
+/**
+ * Roundcube's mark actions, as AJAX POSTs by the page script (no script: the buttons stay hidden). Opening
+ * the message marked it read, so the first offer is "unread"; each button then toggles.
+ */
+function markButtons(folder: MailFolder, message: MailMessage): SafeHtml {
+  const button = (id: string, flag: string, label: string) =>
+    html`<button type="button" id="${id}" class="secondary mark-button" hidden data-flag="${flag}" data-uid="${message.uid}" data-mbox="${folder.path}">${label}</button>`;
+  return html`${button('mark-unread-button', message.seen ? 'unread' : 'read', message.seen ? 'Mark as unread' : 'Mark as read')}
+${button('flag-button', message.flagged ? 'unflagged' : 'flagged', message.flagged ? 'Unflag' : 'Flag')}`;
+}
+
 /** One message. The body is shown as plain text, whatever markup it contains. */
 export function messagePage(viewer: Viewer, folder: MailFolder, message: MailMessage): SafeHtml {
   const mbox = encodeURIComponent(folder.path);
@@ -51,6 +62,7 @@ ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')
 <div class="actions"><a class="button" href="${reply}">Reply</a>
 <a class="button" id="reply-all-button" href="${reply}&amp;_reply_mode=all">Reply all</a>
 <a class="button" id="forward-button" href="${forward}">Forward</a>
+${markButtons(folder, message)}
 <form method="post" action="${remove}" class="inline"><input type="hidden" name="_token" value="${viewer.requestToken}">
 <button type="submit" id="delete-button" class="secondary">${folder.role === 'trash' ? 'Delete' : 'Move to Trash'}</button></form></div>
 ${body(folder, message)}
