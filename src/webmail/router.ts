@@ -4,6 +4,7 @@ import { composeAction } from './actions/compose-action.ts';
 import { loginAction } from './actions/login-action.ts';
 import { logoutAction } from './actions/logout-action.ts';
 import { deleteAction, listAction, showAction } from './actions/mailbox-actions.ts';
+import { markAction } from './actions/mark-action.ts';
 import { refreshAction } from './actions/refresh-action.ts';
 import { sendAction } from './actions/send-action.ts';
 import { unauthenticated } from './actions/unauthenticated.ts';
@@ -30,6 +31,7 @@ const MAIL_ACTIONS: Record<string, { readonly method: 'GET' | 'POST'; readonly r
   autocomplete: { method: 'POST', run: autocompleteAction },
   refresh: { method: 'POST', run: refreshAction },
   delete: { method: 'POST', run: deleteAction },
+  mark: { method: 'POST', run: markAction },
 };
 
 function notFound(request: WebmailRequest): void {

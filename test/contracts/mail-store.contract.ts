@@ -32,7 +32,17 @@ export function mailStoreContract(name: string, fixture: () => LocationFixture |
       const sent = delivery('1', ['2', '3', '2'], { cc: ['Far@Example.org'] });
       const { sentUid } = await mail.deliver(sent);
       const [inSent] = await mail.list('1', 'Sent', 10);
-      assert.deepEqual(inSent, { uid: sentUid, folder: 'Sent', from: sent.from, to: sent.to, cc: sent.cc, subject: sent.subject, date: sent.date, seen: true });
+      assert.deepEqual(inSent, {
+        uid: sentUid,
+        folder: 'Sent',
+        from: sent.from,
+        to: sent.to,
+        cc: sent.cc,
+        subject: sent.subject,
+        date: sent.date,
+        seen: true,
+        flagged: false,
+      });
       assert.equal((await mail.list('2', 'INBOX', 10)).length, 1, 'a recipient named twice gets one copy');
       const [inInbox] = await mail.list('3', 'INBOX', 10);
       assert.equal(inInbox!.seen, false);
@@ -94,6 +104,31 @@ export function mailStoreContract(name: string, fixture: () => LocationFixture |
       await mail.markSeen('2', message!.uid);
       assert.equal(await mail.unreadCount('2', 'INBOX'), 0);
       assert.equal((await mail.get('2', 'INBOX', message!.uid))!.seen, true);
+    });
+
+    it('sets and clears seen and flagged on the own entry in its folder only; false when there is none', async () => {
+      const { mail } = await subject.open();
+      await mail.deliver(delivery('1', ['2']));
+      const [message] = await mail.list('2', 'INBOX', 1);
+      const uid = message!.uid;
+      assert.equal(await mail.setFlag('3', 'INBOX', uid, 'flagged', true), false, "another account's");
+      assert.equal(await mail.setFlag('2', 'Sent', uid, 'flagged', true), false, 'the wrong folder');
+      assert.equal(await mail.setFlag('2', 'INBOX', uid + 1000, 'flagged', true), false, 'no such uid');
+      assert.equal((await mail.get('2', 'INBOX', uid))!.flagged, false);
+      assert.equal(await mail.setFlag('2', 'INBOX', uid, 'flagged', true), true);
+      assert.deepEqual(
+        (await mail.list('2', 'INBOX', 1)).map((entry) => [entry.seen, entry.flagged]),
+        [[false, true]],
+      );
+      assert.equal(await mail.setFlag('2', 'INBOX', uid, 'seen', true), true);
+      assert.equal(await mail.unreadCount('2', 'INBOX'), 0);
+      assert.equal(await mail.setFlag('2', 'INBOX', uid, 'seen', false), true);
+      assert.equal(await mail.setFlag('2', 'INBOX', uid, 'flagged', false), true);
+      assert.deepEqual(
+        (await mail.list('2', 'INBOX', 1)).map((entry) => [entry.seen, entry.flagged]),
+        [[false, false]],
+      );
+      assert.equal(await mail.unreadCount('2', 'INBOX'), 1);
     });
 
     it('completes correspondents by any part in any case, most recent first, patterns taken literally', async () => {

@@ -47,7 +47,7 @@ describe('webmail mailbox, refresh and autocomplete', () => {
     const [cols, flags, top] = JSON.parse(`[${row[2]}]`) as [Record<string, string>, Record<string, unknown>, boolean];
     assert.deepEqual(
       { fromto: cols.fromto, subject: cols.subject, flags, top },
-      { fromto: alice.address, subject: 'first <news>', flags: { seen: false, mbox: 'INBOX' }, top: true },
+      { fromto: alice.address, subject: 'first <news>', flags: { seen: false, flagged: false, mbox: 'INBOX' }, top: true },
     );
     const again = await bob.client.ajax(REFRESH, { _mbox: 'INBOX', _list: '1', _folderlist: '1', _uids: row[1]! });
     assert.equal(again.json().exec, 'this.set_unread_count("INBOX",1,true,"");\n');

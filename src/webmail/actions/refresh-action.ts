@@ -9,7 +9,7 @@ import type { LoggedInSession } from './logged-in-session.ts';
 
 const row = (message: MailHeader, sentFolder: boolean) => ({
   cols: { fromto: correspondentOf(message, sentFolder), subject: message.subject, date: shortDate(message.date), datetime: message.date },
-  flags: { seen: message.seen, mbox: message.folder },
+  flags: { seen: message.seen, flagged: message.flagged, mbox: message.folder },
 });
 
 /**

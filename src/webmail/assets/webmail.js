@@ -49,9 +49,9 @@
     }
   }
 
-  // The reply's quote header is written by the server: it needs the zone to date it as the reader would.
+  // The reply's quote header (and a forward's Date line) is written by the server: it needs the zone to date it as the reader would.
   function zoneOnReplyLinks() {
-    for (const link of document.querySelectorAll('a[href*="_reply_uid="]')) link.href += '&_tz=' + encodeURIComponent(zone);
+    for (const link of document.querySelectorAll('a[href*="_reply_uid="], a[href*="_forward_uid="]')) link.href += '&_tz=' + encodeURIComponent(zone);
   }
 
   function addMessageRow(uid, cols, flags) {
@@ -59,7 +59,8 @@
     if (!body || flags.mbox !== env.mbox || body.querySelector('tr[data-uid="' + uid + '"]')) return;
     const row = document.createElement('tr');
     row.dataset.uid = String(uid);
-    if (!flags.seen) row.className = 'unread';
+    if (!flags.seen) row.classList.add('unread');
+    if (flags.flagged) row.classList.add('flagged');
     const cells = [
       ['fromto', document.createTextNode(cols.fromto)],
       ['subject', link(base + '?_task=mail&_action=show&_mbox=' + encodeURIComponent(flags.mbox) + '&_uid=' + uid, cols.subject || '(no subject)')],
@@ -77,8 +78,40 @@
     if (empty) empty.hidden = true;
   }
 
+  // The mark buttons toggle: after "unread" the offer is "read", after "flagged" it is "unflagged", and back.
+  const MARK_TOGGLES = {
+    unread: ['read', 'Mark as read'],
+    read: ['unread', 'Mark as unread'],
+    flagged: ['unflagged', 'Unflag'],
+    unflagged: ['flagged', 'Flag'],
+  };
+
+  function setMessageFlag(uid, flag) {
+    const button = document.querySelector('.mark-button[data-uid="' + uid + '"][data-flag="' + flag + '"]');
+    if (!button) return;
+    const next = MARK_TOGGLES[flag];
+    button.dataset.flag = next[0];
+    button.textContent = next[1];
+    showMessage(
+      flag === 'unread' ? 'Marked as unread.' : flag === 'read' ? 'Marked as read.' : flag === 'flagged' ? 'Flagged.' : 'Flag removed.',
+      'confirmation',
+    );
+  }
+
+  function startMarkButtons() {
+    for (const button of document.querySelectorAll('.mark-button')) {
+      button.hidden = false;
+      button.addEventListener('click', function () {
+        request('mark', { _uid: button.dataset.uid, _mbox: button.dataset.mbox, _flag: button.dataset.flag }).catch(function () {
+          showMessage('Connection Error (Failed to reach the server)!', 'error');
+        });
+      });
+    }
+  }
+
   const commands = {
     set_unread_count: setUnreadCount,
+    set_message_flag: setMessageFlag,
     add_message_row: addMessageRow,
     display_message: showMessage,
     session_error: function (url) {
@@ -167,4 +200,5 @@
   zoneOnReplyLinks();
   startRefresh();
   startFramedSend();
+  startMarkButtons();
 })();

@@ -1,7 +1,19 @@
 import type { FetchMessageObject, ImapFlow, MessageAddressObject } from 'imapflow';
 import { isRefusal, unavailable, type ImapServer } from './imap-connection.ts';
 import type { ImapOutbox } from './imap-outbox.ts';
-import type { FolderRole, MailFolder, MailHeader, Mailbox, MailMessage, MailPage, MailSource, OutgoingMail, SendOutcome } from './mailbox.ts';
+import {
+  MARKS,
+  type FolderRole,
+  type Mark,
+  type MailFolder,
+  type MailHeader,
+  type Mailbox,
+  type MailMessage,
+  type MailPage,
+  type MailSource,
+  type OutgoingMail,
+  type SendOutcome,
+} from './mailbox.ts';
 import type { MessageParser } from './message-parser.ts';
 import { READING_LIMITS } from './reading-limits.ts';
 import { readerView } from './reader-view.ts';
@@ -25,6 +37,7 @@ function toHeader(folder: string, message: FetchMessageObject): MailHeader {
     subject: envelope?.subject ?? '',
     date: date.toISOString(),
     seen: message.flags?.has('\\Seen') ?? false,
+    flagged: message.flags?.has('\\Flagged') ?? false,
   };
 }
 
@@ -109,6 +122,20 @@ export class ImapMailbox implements Mailbox {
       if (!found || found.uid !== uid) return null;
       const { content } = await this.client.download(String(uid), undefined, { uid: true, chunkSize: DOWNLOAD_CHUNK_BYTES });
       return content ? { subject: found.envelope?.subject ?? '', content } : null;
+    });
+  }
+
+  mark(folder: string, uid: number, mark: Mark): Promise<boolean> {
+    return this.call(async () => {
+      if (!(await this.open(folder, false))) return false;
+      // UID STORE on a uid that is gone answers OK: the FETCH first tells "not found" from done.
+      const found = await this.client.fetchOne(String(uid), { uid: true }, { uid: true });
+      if (!found || found.uid !== uid) return false;
+      const [flag, on] = MARKS[mark];
+      const imapFlag = flag === 'seen' ? '\\Seen' : '\\Flagged';
+      if (on) await this.client.messageFlagsAdd(String(uid), [imapFlag], { uid: true });
+      else await this.client.messageFlagsRemove(String(uid), [imapFlag], { uid: true });
+      return true;
     });
   }
 

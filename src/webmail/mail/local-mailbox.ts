@@ -5,17 +5,19 @@ import nodemailer from 'nodemailer';
 import { shownText } from './reading-limits.ts';
 import { isFolder, type MailStore, type MessageHeader } from './mail-store.ts';
 import type { MailSender } from './mail-sender.ts';
-import type {
-  MailFolder,
-  MailHeader,
-  MailIdentity,
-  Mailbox,
-  MailboxProvider,
-  MailMessage,
-  MailPage,
-  MailSource,
-  OutgoingMail,
-  SendOutcome,
+import {
+  MARKS,
+  type Mark,
+  type MailFolder,
+  type MailHeader,
+  type MailIdentity,
+  type Mailbox,
+  type MailboxProvider,
+  type MailMessage,
+  type MailPage,
+  type MailSource,
+  type OutgoingMail,
+  type SendOutcome,
 } from './mailbox.ts';
 
 const ROLES = { INBOX: 'inbox', Sent: 'sent', Trash: 'trash' } as const;
@@ -73,6 +75,11 @@ class LocalMailbox implements Mailbox {
     const { from, to, cc, subject, body, messageId, date } = stored;
     const built = await composer.sendMail({ messageId, from, to: [...to], cc: [...cc], subject, text: body, date: new Date(date) });
     return { subject, content: Readable.from([built.message as Buffer]) };
+  }
+
+  async mark(folder: string, uid: number, mark: Mark): Promise<boolean> {
+    const [flag, on] = MARKS[mark];
+    return isFolder(folder) && this.mail.setFlag(this.identity.accountId, folder, uid, flag, on);
   }
 
   async unreadCount(folder: string): Promise<number> {

@@ -19,6 +19,7 @@ export type MessageHeader = MessageEnvelope & {
   /** ISO-8601 */
   readonly date: string;
   readonly seen: boolean;
+  readonly flagged: boolean;
 };
 
 export type StoredMessage = MessageHeader & { readonly body: string; readonly messageId: string };
@@ -46,6 +47,8 @@ export interface MailStore {
   listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<readonly MessageHeader[]>;
   get(accountId: string, folder: Folder, uid: number): Promise<StoredMessage | null>;
   markSeen(accountId: string, uid: number): Promise<void>;
+  /** Sets `seen` or `flagged` on the entry; false when there is none. */
+  setFlag(accountId: string, folder: Folder, uid: number, flag: 'seen' | 'flagged', on: boolean): Promise<boolean>;
   unreadCount(accountId: string, folder: Folder): Promise<number>;
   /** Moves the entry to Trash, or out of the mailbox when it is in Trash already; false when there is none. */
   moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean>;

@@ -16,6 +16,8 @@ export type MailHeader = {
   /** ISO-8601 */
   readonly date: string;
   readonly seen: boolean;
+  /** Flagged for attention (IMAP \\Flagged), as Roundcube's star. */
+  readonly flagged: boolean;
 };
 
 export type MailAttachment = { readonly filename: string; readonly size: number; readonly contentType: string };
@@ -35,6 +37,11 @@ export type MailMessage = MailHeader & {
   readonly attachments: readonly MailAttachment[];
   readonly shown: Shown;
 };
+
+/** Roundcube's `_flag` values for `_action=mark`: \\Seen and \\Flagged set or cleared. */
+export const MARKS = { read: ['seen', true], unread: ['seen', false], flagged: ['flagged', true], unflagged: ['flagged', false] } as const;
+export type Mark = keyof typeof MARKS;
+export const isMark = (value: string | undefined): value is Mark => value !== undefined && Object.hasOwn(MARKS, value);
 
 /** A message as it was delivered, for the download of the original: to be read to its end before the mailbox closes. */
 export type MailSource = { readonly subject: string; readonly content: Readable };
@@ -90,6 +97,8 @@ export interface Mailbox {
   /** The original message, streamed; null when there is no such message. */
   source(folder: string, uid: number): Promise<MailSource | null>;
   unreadCount(folder: string): Promise<number>;
+  /** Sets or clears \\Seen or \\Flagged. False when there is no such message. */
+  mark(folder: string, uid: number, mark: Mark): Promise<boolean>;
   /** Moves the message to Trash (from Trash: deletes it). False when there is no such message. */
   remove(folder: string, uid: number): Promise<boolean>;
   send(mail: OutgoingMail): Promise<SendOutcome>;

@@ -10,6 +10,8 @@ interface EntryDoc {
   accountId: string;
   folder: Folder;
   seen: boolean;
+  /** Absent on entries written before flags were kept. */
+  flagged?: boolean;
   delivery: string;
   from: string;
   to: string[];
@@ -37,6 +39,7 @@ const toHeader = (doc: EntryDoc): MessageHeader => ({
   subject: doc.subject,
   date: doc.date,
   seen: doc.seen,
+  flagged: doc.flagged === true,
 });
 
 const validUid = (uid: unknown): uid is number => Number.isSafeInteger(uid);
@@ -143,6 +146,14 @@ export class MongoMailStore implements MailStore {
   markSeen(accountId: string, uid: number): Promise<void> {
     return mongoCall(STORE, async () => {
       if (isKey(accountId) && validUid(uid)) await this.entries.updateOne({ _id: uid, accountId }, { $set: { seen: true } });
+    });
+  }
+
+  setFlag(accountId: string, folder: Folder, uid: number, flag: 'seen' | 'flagged', on: boolean): Promise<boolean> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !validUid(uid)) return false;
+      const set = flag === 'seen' ? { seen: on } : { flagged: on };
+      return (await this.entries.updateOne({ _id: uid, accountId, folder }, { $set: set })).matchedCount > 0;
     });
   }
 

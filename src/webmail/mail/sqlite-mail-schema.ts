@@ -33,5 +33,6 @@ export const mailSchema: SqliteSchema = {
         PRIMARY KEY (account_id, address)
       );`,
     ),
+    sqlStep(2, 'a flag on each folder entry (Roundcube mark flagged)', `ALTER TABLE mailbox_entries ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;`),
   ],
 };

@@ -12,11 +12,12 @@ type EntryRow = {
   subject: string;
   date: string;
   seen: number;
+  flagged: number;
   body: string;
   message_id: string;
 };
 
-const SELECT_ENTRY = `SELECT e.uid, e.folder, e.seen, m.sender, m.to_addresses, m.cc_addresses, m.subject, m.date, m.body, m.message_id
+const SELECT_ENTRY = `SELECT e.uid, e.folder, e.seen, e.flagged, m.sender, m.to_addresses, m.cc_addresses, m.subject, m.date, m.body, m.message_id
   FROM mailbox_entries e JOIN messages m ON m.id = e.message`;
 
 const toHeader = (row: EntryRow): MessageHeader => ({
@@ -28,6 +29,7 @@ const toHeader = (row: EntryRow): MessageHeader => ({
   subject: row.subject,
   date: row.date,
   seen: row.seen === 1,
+  flagged: row.flagged === 1,
 });
 
 /** `<DATA_DIR>/mail.sqlite`: WAL with synchronous FULL, so a delivered message survives a crash. */
@@ -103,6 +105,15 @@ export class SqliteMailStore implements MailStore {
 
   async markSeen(accountId: string, uid: number): Promise<void> {
     this.db.prepare('UPDATE mailbox_entries SET seen = 1 WHERE account_id = ? AND uid = ?').run(accountId, uid);
+  }
+
+  async setFlag(accountId: string, folder: Folder, uid: number, flag: 'seen' | 'flagged', on: boolean): Promise<boolean> {
+    // The column name comes from the closed union, never from the request.
+    const column = flag === 'seen' ? 'seen' : 'flagged';
+    const result = this.db
+      .prepare(`UPDATE mailbox_entries SET ${column} = ? WHERE account_id = ? AND folder = ? AND uid = ?`)
+      .run(on ? 1 : 0, accountId, folder, uid);
+    return result.changes > 0;
   }
 
   async unreadCount(accountId: string, folder: Folder): Promise<number> {

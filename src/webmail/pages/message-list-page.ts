@@ -11,9 +11,10 @@ export function correspondentOf(message: MailHeader, sentFolder: boolean): strin
 
 function row(message: MailHeader, sentFolder: boolean): SafeHtml {
   const show = `/webmail/?_task=mail&_action=show&_mbox=${encodeURIComponent(message.folder)}&_uid=${message.uid}`;
-  return html`<tr data-uid="${message.uid}" class="${message.seen ? '' : 'unread'}">
+  const classes = [message.seen ? '' : 'unread', message.flagged ? 'flagged' : ''].filter(Boolean).join(' ');
+  return html`<tr data-uid="${message.uid}" class="${classes}">
 <td class="fromto">${correspondentOf(message, sentFolder)}</td>
-<td class="subject"><a href="${show}">${message.subject || '(no subject)'}</a>${message.seen ? '' : html`<span class="visually-hidden"> (unread)</span>`}</td>
+<td class="subject"><a href="${show}">${message.subject || '(no subject)'}</a>${message.seen ? '' : html`<span class="visually-hidden"> (unread)</span>`}${message.flagged ? html`<span class="flag-mark" title="Flagged"><span aria-hidden="true"> ⚑</span><span class="visually-hidden"> (flagged)</span></span>` : ''}</td>
 <td class="date"><time datetime="${message.date}">${shortDate(message.date)}</time></td></tr>`;
 }
 

@@ -30,10 +30,22 @@ function body(folder: MailFolder, message: MailMessage): SafeHtml {
   return html`${cut}<pre class="message-body">${message.body}</pre>`;
 }
 
+/**
+ * Roundcube's mark actions, as AJAX POSTs by the page script (no script: the buttons stay hidden). Opening
+ * the message marked it read, so the first offer is "unread"; each button then toggles.
+ */
+function markButtons(folder: MailFolder, message: MailMessage): SafeHtml {
+  const button = (id: string, flag: string, label: string) =>
+    html`<button type="button" id="${id}" class="secondary mark-button" hidden data-flag="${flag}" data-uid="${message.uid}" data-mbox="${folder.path}">${label}</button>`;
+  return html`${button('mark-unread-button', message.seen ? 'unread' : 'read', message.seen ? 'Mark as unread' : 'Mark as read')}
+${button('flag-button', message.flagged ? 'unflagged' : 'flagged', message.flagged ? 'Unflag' : 'Flag')}`;
+}
+
 /** One message. The body is shown as plain text, whatever markup it contains. */
 export function messagePage(viewer: Viewer, folder: MailFolder, message: MailMessage): SafeHtml {
   const mbox = encodeURIComponent(folder.path);
   const reply = `/webmail/?_task=mail&_action=compose&_reply_uid=${message.uid}&_mbox=${mbox}`;
+  const forward = `/webmail/?_task=mail&_action=compose&_forward_uid=${message.uid}&_mbox=${mbox}`;
   const remove = `/webmail/?_task=mail&_action=delete&_mbox=${mbox}&_uid=${message.uid}`;
   return appFrame({
     viewer,
@@ -48,6 +60,9 @@ ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')
 <dt>Date</dt><dd><time datetime="${message.date}">${new Date(message.date).toUTCString()}</time></dd>
 </dl>
 <div class="actions"><a class="button" href="${reply}">Reply</a>
+<a class="button" id="reply-all-button" href="${reply}&amp;_reply_mode=all">Reply all</a>
+<a class="button" id="forward-button" href="${forward}">Forward</a>
+${markButtons(folder, message)}
 <form method="post" action="${remove}" class="inline"><input type="hidden" name="_token" value="${viewer.requestToken}">
 <button type="submit" id="delete-button" class="secondary">${folder.role === 'trash' ? 'Delete' : 'Move to Trash'}</button></form></div>
 ${body(folder, message)}

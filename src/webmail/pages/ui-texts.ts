@@ -2,6 +2,8 @@
 export const TEXTS = {
   loginFailed: 'Login failed.',
   invalidRequest: 'Invalid request! No data was saved.',
+  /** Roundcube's errormarking. */
+  markFailed: 'Could not mark message.',
   accountLocked: 'Too many failed login attempts. Try again later.',
   sessionError: 'Your session is invalid or expired.',
   loggedOut: 'You have successfully terminated the session. Goodbye!',
