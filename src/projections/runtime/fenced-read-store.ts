@@ -22,9 +22,7 @@ export function fencedReadStore<S extends ReadStore & Partial<AnnouncedPositions
     applyBatch,
     saveFilter: (view: FilterView, { projection, position }: Checkpoint) => applyBatch({ projection, position, views: [view] }),
     advanceCheckpoint: ({ projection, position }: Checkpoint) => applyBatch({ projection, position, views: [] }),
-    ...(store.markAnnounced
-      ? { markAnnounced: (channel: string, position: bigint | null) => heard(store.markAnnounced!(channel, position, fence)) }
-      : {}),
+    ...(store.markAnnounced ? { markAnnounced: (channel: string, position: bigint | null) => heard(store.markAnnounced!(channel, position, fence)) } : {}),
   };
   return new Proxy(store, {
     get(target, key) {
