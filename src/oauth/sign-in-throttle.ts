@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { BatchedCounter } from '../rate-limits/batched-counter.ts';
+import { setRateLimitHeaders } from '../rate-limits/rate-limit-headers.ts';
 import type { RateLimitStore } from '../rate-limits/rate-limit-store.ts';
 import { windowOf } from '../rate-limits/throttles.ts';
 
@@ -62,10 +63,7 @@ export function answerThrottled(ctx: Context, verdict: Extract<ThrottleVerdict, 
   ctx.status = 429;
   ctx.type = 'application/json';
   ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-RateLimit-Limit', String(verdict.limit));
-  ctx.set('X-RateLimit-Remaining', '0');
-  // Ruby's iso8601(6): microseconds.
-  ctx.set('X-RateLimit-Reset', new Date(verdict.resetAtMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'));
+  setRateLimitHeaders(ctx, verdict.limit, 0, verdict.resetAtMs);
   ctx.set('Retry-After', String(Math.max(1, Math.ceil((verdict.resetAtMs - Date.now()) / 1000))));
   ctx.body = { error: 'Too many requests' };
 }

@@ -1,5 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
 import { BatchedCounter } from './batched-counter.ts';
+import { setRateLimitHeaders } from './rate-limit-headers.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { chosenRoute, requestFacts, type FactSources } from './request-facts.ts';
 import { windowOf, type Throttle } from './throttles.ts';
@@ -10,13 +11,8 @@ interface Counted {
   readonly resetAtMs: number;
 }
 
-/** rack-attack's reset time: the end of the window, as Ruby's iso8601(6) writes it. */
-const resetHeader = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-
 function setHeaders(ctx: Context, counted: Counted, remaining: number): void {
-  ctx.set('X-RateLimit-Limit', String(counted.throttle.limit));
-  ctx.set('X-RateLimit-Remaining', String(Math.max(0, remaining)));
-  ctx.set('X-RateLimit-Reset', resetHeader(counted.resetAtMs));
+  setRateLimitHeaders(ctx, counted.throttle.limit, remaining, counted.resetAtMs);
 }
 
 /** Mastodon's Api::RateLimitHeaders: the throttle with the fewest requests left; the first of equals. */
