@@ -22,11 +22,12 @@ import { deliverOverLmtp } from './mailbox-fixtures.ts';
 /** The brief's bound on the event loop, whatever the mail. */
 const MAX_STALL_MS = 50;
 /**
- * What opening messages may add to the process: the fetched sources (bounded in bytes at once) and the
- * parser threads' capped heaps. Measured here: about 245 MB for the 24 MB HTML mail, alone or four at
- * once; before, 415 MB alone and 937 MB four at once.
+ * What opening messages may add to the service: the fetched sources (bounded in bytes at once). The
+ * parsers are processes of their own, their heaps capped by V8 (message-parser.spec.ts). Measured here:
+ * up to 49 MB for the 24 MB HTML mail four at once; with parser threads inside the service about 245 MB;
+ * before any bound, 415 MB alone and 937 MB four at once.
  */
-const MAX_RSS_GROWTH_MB = 320;
+const MAX_RSS_GROWTH_MB = 200;
 const SHOW = '/webmail/?_task=mail&_action=show&_mbox=INBOX&_uid=1';
 const CUT_NOTE = /This message is too long to show in full/;
 const UNREADABLE = /This message could not be shown/;
@@ -107,7 +108,9 @@ describe('webmail on IMAP: hostile mail opens within bounds', function () {
     assert.match(page.text, /and 4,900 more attachments/);
   });
 
-  it('opens the 24 MB HTML mail four times at once within the same bounds', async () => {
+  it('opens the 24 MB HTML mail four times at once within the same bounds', async function () {
+    // Four 24 MB parses, one after another (the bytes in flight allow one): tens of seconds on a loaded 2-core machine.
+    this.timeout(180_000);
     const opened = await Promise.all([0, 1, 2, 3].map(() => mailbox((to) => hugeHtml(to, 24 * MB))));
     const { result: pages, figures } = await probe(() => Promise.all(opened.map(({ client }) => client.get(SHOW))));
     report('24 MB HTML, four at once', pages[0]!.status, figures);

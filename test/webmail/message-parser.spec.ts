@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { MessageParser, type ThreadLimits } from '../../src/webmail/mail/message-parser.ts';
+import { MessageParser, type ParserLimits } from '../../src/webmail/mail/message-parser.ts';
 import { READING_LIMITS } from '../../src/webmail/mail/reading-limits.ts';
 import { hugeHtml } from '../support/hostile-mails.ts';
 
 const plain = (text: string) => Buffer.from(`From: a@example.org\r\nTo: b@example.org\r\nSubject: plain\r\n\r\n${text}\r\n`);
 
-describe('the message parser threads (the bounds of reading one message)', function () {
+describe('the message parsers (the bounds of reading one message)', function () {
   this.timeout(60_000);
   const parsers: MessageParser[] = [];
-  const parser = (limits: Partial<ThreadLimits> = {}) => {
+  const parser = (limits: Partial<ParserLimits> = {}) => {
     const made = new MessageParser({ ...READING_LIMITS, ...limits });
     parsers.push(made);
     return made;
@@ -17,7 +17,7 @@ describe('the message parser threads (the bounds of reading one message)', funct
     await Promise.all(parsers.map((made) => made.close()));
   });
 
-  it('parses in a thread and keeps it for the next message', async () => {
+  it('parses in a child process and keeps it for the next message', async () => {
     const threads = parser();
     for (const text of ['first text', 'second text']) {
       const outcome = await threads.parse(100, async () => plain(text));
@@ -26,10 +26,11 @@ describe('the message parser threads (the bounds of reading one message)', funct
     }
   });
 
-  it('makes a message that fills the thread’s heap unreadable, and the next message still parses', async () => {
-    const threads = parser({ threadHeapMb: 32 });
+  // On Node 24 this message, parsed in a worker thread with the same heap, aborted the whole process.
+  it('makes a message that fills the parser’s heap unreadable, and the next message still parses', async () => {
+    const threads = parser({ parserHeapMb: 32 });
     const outcome = await threads.parse(24 * 2 ** 20, async () => hugeHtml('b@example.org', 24 * 2 ** 20).raw);
-    assert.deepEqual(outcome, { unreadable: 'ERR_WORKER_OUT_OF_MEMORY' });
+    assert.deepEqual(outcome, { unreadable: 'the parser ran out of memory (SIGABRT)' });
     const next = await threads.parse(100, async () => plain('after the crash'));
     assert.ok('parsed' in next && next.parsed.body.includes('after the crash'), JSON.stringify(next));
   });

@@ -120,6 +120,6 @@ export interface MailboxProvider {
   /** Null for a wrong password or unknown user; throws MailboxUnavailable when the server cannot say. */
   authenticate(user: string, password: string): Promise<MailIdentity | null>;
   open(identity: MailIdentity): Promise<Mailbox>;
-  /** Ends what the provider keeps between requests (the IMAP reader's parser threads). */
+  /** Ends what the provider keeps between requests (the IMAP reader's parser processes). */
   close(): Promise<void>;
 }

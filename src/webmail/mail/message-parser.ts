@@ -1,5 +1,5 @@
-import type { Worker } from 'node:worker_threads';
-import { startThreadBeside } from '../../shared/start-thread.ts';
+import type { ChildProcess } from 'node:child_process';
+import { startProcessBeside } from '../../shared/start-process.ts';
 import { WeightedTurns } from '../../shared/weighted-turns.ts';
 import type { ParsedMail } from './parsed-message.ts';
 import { READING_LIMITS } from './reading-limits.ts';
@@ -7,33 +7,43 @@ import { READING_LIMITS } from './reading-limits.ts';
 /** A message's parse: what the reader shows, or why it cannot show it (the message's fault, not the server's). */
 export type ParseOutcome = { readonly parsed: ParsedMail } | { readonly unreadable: string };
 
-/** What bounds the threads and the sources in flight (READING_LIMITS; a test may set its own). */
-export type ThreadLimits = { readonly [K in 'sourceBytes' | 'threadHeapMb' | 'parseMs' | 'parseThreads' | 'bytesInFlight']: number };
+/** What bounds the parsers and the sources in flight (READING_LIMITS; a test may set its own). */
+export type ParserLimits = { readonly [K in 'sourceBytes' | 'parserHeapMb' | 'parseMs' | 'parsers' | 'bytesInFlight']: number };
 
 type Reply = { readonly parsed: ParsedMail } | { readonly failed: string };
 
+/** A parser process, and whether it has loaded the parser and is listening (it says so once). */
+type Parser = { readonly child: ChildProcess; ready: boolean };
+
 const MIN_WEIGHT = 64 * 1024;
-/** A thread that parsed a large message ends after it, so its grown heap is given back. */
+/** A source crosses to its parser in pieces of this size, then this mark (parse-message-process.ts). */
+const PIECE_BYTES = 1024 * 1024;
+const END_OF_SOURCE = 'end';
+/** A parser that parsed a large message ends after it, so its grown heap is given back. */
 const RECYCLE_ABOVE_BYTES = 1024 * 1024;
 
 /**
- * Parses messages off the main thread, so no message stalls the event loop: each parse runs in a worker
- * thread with a capped heap and a time limit, threads are few, and sources being fetched or parsed at
- * once are bounded in bytes (the fetch waits its turn before it holds any), so memory stays bounded
- * whatever arrives at once.
- * A thread that runs out of memory or time is ended, and the message is unreadable; idle threads are
- * kept for the next message and do not keep the process alive.
+ * Parses messages in child processes, so no message stalls the event loop or takes the service down:
+ * each parse runs in a process with a capped heap and a time limit, parsers are few, and sources being
+ * fetched or parsed at once are bounded in bytes (the fetch waits its turn before it holds any), so memory
+ * stays bounded whatever arrives at once.
+ * Processes, not worker threads: a thread past its heap limit is ended only when the allocation that
+ * crossed it fits Node's 16 MB of leeway (`Worker::NearHeapLimit`, src/node_worker.cc); a larger one (a
+ * 24 MB HTML body as one string, on Node 24) aborts the whole process. A parser that runs out of memory or
+ * time ends alone, and the message is unreadable; idle parsers are kept for the next message and do not
+ * keep the service alive.
  */
 export class MessageParser {
-  private readonly idle: Worker[] = [];
+  private readonly idle: Parser[] = [];
+  private closed = false;
   /** Sources fetched or being parsed, by their size. */
   private readonly bytes: WeightedTurns;
-  /** Parses running at once: one thread each. */
-  private readonly threads: WeightedTurns;
+  /** Parses running at once: one process each. */
+  private readonly running: WeightedTurns;
 
-  constructor(private readonly limits: ThreadLimits = READING_LIMITS) {
+  constructor(private readonly limits: ParserLimits = READING_LIMITS) {
     this.bytes = new WeightedTurns(limits.bytesInFlight);
-    this.threads = new WeightedTurns(limits.parseThreads);
+    this.running = new WeightedTurns(limits.parsers);
   }
 
   /**
@@ -44,48 +54,112 @@ export class MessageParser {
     const weight = Math.min(Math.max(size, MIN_WEIGHT), this.limits.sourceBytes);
     return this.bytes.run(weight, async () => {
       const raw = await fetch();
-      return this.threads.run(1, () => this.inThread(raw));
+      return this.running.run(1, () => this.inProcess(raw));
     });
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.idle.splice(0).map((worker) => worker.terminate()));
+    this.closed = true;
+    await Promise.all(this.idle.splice(0).map(({ child }) => ended(child)));
   }
 
-  private inThread(raw: Buffer): Promise<ParseOutcome> {
-    const worker = this.idle.pop() ?? this.startThread();
-    worker.ref();
+  private async inProcess(raw: Buffer): Promise<ParseOutcome> {
+    const parser = this.idle.pop() ?? this.startParser();
+    const { child } = parser;
+    holdOpen(child, true);
+    // The time limit is the parse's: a process starting on a busy machine is not the message's fault.
+    const failed = await startFailure(parser);
+    if (failed !== null) return { unreadable: failed };
     return new Promise<ParseOutcome>((resolve) => {
+      let settled = false;
       const done = (outcome: ParseOutcome, keep: boolean) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
-        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        child.off('message', onMessage).off('error', onError).off('exit', onExit);
         if (keep) {
-          worker.unref();
-          this.idle.push(worker);
-        } else void worker.terminate();
+          holdOpen(child, false);
+          this.idle.push(parser);
+        } else {
+          child.kill('SIGKILL');
+          // Its successor starts now, not when the next message waits for it (seconds on a busy machine).
+          if (!this.closed) this.idle.push(this.startParser());
+        }
         resolve(outcome);
       };
       const onMessage = (reply: Reply) => done('parsed' in reply ? { parsed: reply.parsed } : { unreadable: reply.failed }, raw.length <= RECYCLE_ABOVE_BYTES);
-      const onError = (error: Error) => done({ unreadable: (error as { code?: string }).code ?? error.message }, false);
-      const onExit = (code: number) => done({ unreadable: `the parser thread ended (${code})` }, false);
+      const onError = (error: Error) => done({ unreadable: `the parser failed: ${error.message}` }, false);
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => done({ unreadable: endedWhy(code, signal) }, false);
+      // In pieces, one per turn of the event loop: serialising a 24 MB source at once held it for 70 ms.
+      // Each is queued without waiting for the parser to read the one before (a round trip per piece
+      // between two processes is slow on a busy machine); the queue holds no more than the source itself.
+      const sendFrom = (at: number) => {
+        if (settled) return;
+        const piece = at < raw.length ? raw.subarray(at, at + PIECE_BYTES) : END_OF_SOURCE;
+        child.send(piece, (error: Error | null) => {
+          if (error) onError(error);
+        });
+        if (piece !== END_OF_SOURCE) setImmediate(sendFrom, at + PIECE_BYTES);
+      };
       const timer = setTimeout(() => done({ unreadable: `parsing took over ${this.limits.parseMs} ms` }, false), this.limits.parseMs);
-      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      // A source of its own is handed over without a copy; a slice of a shared pool is copied.
-      const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer;
-      worker.postMessage(raw, own ? [raw.buffer] : []);
+      child.on('message', onMessage).on('error', onError).on('exit', onExit);
+      sendFrom(0);
     });
   }
 
-  private startThread(): Worker {
-    const worker = startThreadBeside(import.meta.url, 'parse-message-thread', null, {
-      resourceLimits: { maxOldGenerationSizeMb: this.limits.threadHeapMb, maxYoungGenerationSizeMb: 32 },
-    });
-    // A job's own listeners report what happens during it; these keep an idle thread's end from crashing us.
-    worker.on('error', () => {});
-    worker.on('exit', () => {
-      const index = this.idle.indexOf(worker);
+  private startParser(): Parser {
+    const heap = [`--max-old-space-size=${this.limits.parserHeapMb}`, '--max-semi-space-size=16'];
+    // Its output is V8's own (a heap report when it runs out of memory), not the service's log lines.
+    const child = startProcessBeside(import.meta.url, 'parse-message-process', heap, { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    holdOpen(child, false);
+    const parser: Parser = { child, ready: false };
+    // A job's own listeners report what happens during it; these keep an idle parser's end from crashing us.
+    child.on('error', () => {});
+    child.on('exit', () => {
+      const index = this.idle.indexOf(parser);
       if (index >= 0) this.idle.splice(index, 1);
     });
-    return worker;
+    return parser;
   }
+}
+
+/** An idle parser neither keeps the service running nor is waited for by it. */
+function holdOpen(child: ChildProcess, hold: boolean): void {
+  const handles = [child, child.channel].filter((handle) => handle !== undefined && handle !== null);
+  for (const handle of handles) {
+    if (hold) handle.ref();
+    else handle.unref();
+  }
+}
+
+/** V8 aborts a process past its heap limit (SIGABRT): the usual reason a parser ends mid-parse. */
+export function endedWhy(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal === 'SIGABRT') return 'the parser ran out of memory (SIGABRT)';
+  return `the parser ended (${signal ?? `exit code ${String(code)}`})`;
+}
+
+/** Null once the parser is listening, or why it ended before it was. */
+function startFailure(parser: Parser): Promise<string | null> {
+  const { child } = parser;
+  if (parser.ready) return Promise.resolve(null);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(endedWhy(child.exitCode, child.signalCode));
+  return new Promise((resolve) => {
+    const finish = (why: string | null) => {
+      child.off('message', onReady).off('exit', onExit).off('error', onError);
+      parser.ready = why === null;
+      resolve(why);
+    };
+    const onReady = () => finish(null);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => finish(endedWhy(code, signal));
+    const onError = (error: Error) => finish(`the parser failed: ${error.message}`);
+    child.on('message', onReady).on('exit', onExit).on('error', onError);
+  });
+}
+
+function ended(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 }

@@ -3,7 +3,7 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import type { MailAttachment } from './mailbox.ts';
 import { READING_LIMITS, shownText } from './reading-limits.ts';
 
-/** What the reader shows of a raw message; plain data, so it crosses from the parser thread as it is. */
+/** What the reader shows of a raw message; plain data, so it crosses from the parser process as it is. */
 export type ParsedMail = {
   readonly from: string | null;
   readonly to: readonly string[];

@@ -14,12 +14,12 @@ export const READING_LIMITS = {
   /** Header bytes of one MIME part, and MIME parts in all, the parser accepts before it gives up. */
   headerBytes: 2 * 1024 * 1024,
   mimeParts: 10_000,
-  /** The parser thread's heap (V8 old generation); past it the thread ends and the message is unreadable. */
-  threadHeapMb: 192,
+  /** A parser process's heap (V8 old generation); past it the parser ends and the message is unreadable. */
+  parserHeapMb: 192,
   /** A parse that runs longer ends, and the message is unreadable. */
   parseMs: 20_000,
-  /** Parser threads at once (each with the heap above). */
-  parseThreads: 2,
+  /** Parser processes at once (each with the heap above). */
+  parsers: 2,
   /** Sources being fetched or parsed at once, in bytes (a message counts at least 64 KiB): bounds the memory. */
   bytesInFlight: 32 * 1024 * 1024,
 } as const;
