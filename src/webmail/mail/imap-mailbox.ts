@@ -15,12 +15,15 @@ import {
   type SendOutcome,
 } from './mailbox.ts';
 import type { MessageParser } from './message-parser.ts';
+import type { MailSearch, SearchField } from './mail-search.ts';
 import { READING_LIMITS } from './reading-limits.ts';
 import { readerView } from './reader-view.ts';
 
 const ROLES: Record<string, FolderRole> = { '\\Inbox': 'inbox', '\\Sent': 'sent', '\\Drafts': 'drafts', '\\Trash': 'trash', '\\Junk': 'junk' };
 /** The download of an original asks for it in pieces this large: one round trip each. */
 const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
+/** IMAP SEARCH keys (RFC 3501 6.4.4) for each search field, as imapflow names them. */
+const SEARCH_KEYS: Record<SearchField, string> = { subject: 'subject', from: 'from', to: 'to', body: 'body' };
 const HEADER_QUERY = { uid: true, flags: true, envelope: true, internalDate: true } as const;
 
 const addressList = (list: MessageAddressObject[] | undefined): string[] => (list ?? []).map((entry) => entry.address ?? entry.name ?? '').filter(Boolean);
@@ -80,6 +83,20 @@ export class ImapMailbox implements Mailbox {
       const first = Math.max(1, last - limit + 1);
       const fetched = await this.client.fetchAll(`${first}:${last}`, HEADER_QUERY);
       return { total, messages: fetched.map((message) => toHeader(folder, message)).sort((a, b) => b.uid - a.uid) };
+    });
+  }
+
+  /** One UID SEARCH (the fields ORed), then one FETCH of the page's uids. */
+  search(folder: string, search: MailSearch, offset: number, limit: number): Promise<MailPage> {
+    return this.call(async () => {
+      if (!(await this.open(folder, true))) return { total: 0, messages: [] };
+      const terms = search.fields.map((field) => ({ [SEARCH_KEYS[field]]: search.text }));
+      const query = terms.length === 1 ? terms[0]! : { or: terms };
+      const uids = ((await this.client.search(query, { uid: true })) || []).sort((a, b) => b - a);
+      const page = uids.slice(offset, offset + limit);
+      if (page.length === 0) return { total: uids.length, messages: [] };
+      const fetched = await this.client.fetchAll(page.join(','), HEADER_QUERY, { uid: true });
+      return { total: uids.length, messages: fetched.map((message) => toHeader(folder, message)).sort((a, b) => b.uid - a.uid) };
     });
   }
 

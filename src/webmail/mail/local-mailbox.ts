@@ -2,6 +2,7 @@ import type { Account, AccountStore } from '../../accounts/account-store.ts';
 import { verifyAgainstNothing, verifyPassword } from '../../accounts/passwords.ts';
 import { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
+import type { MailSearch } from './mail-search.ts';
 import { shownText } from './reading-limits.ts';
 import { isFolder, type MailStore, type MessageHeader } from './mail-store.ts';
 import type { MailSender } from './mail-sender.ts';
@@ -48,6 +49,12 @@ class LocalMailbox implements Mailbox {
     if (!isFolder(folder)) return { total: 0, messages: [] };
     const messages = await this.mail.list(this.identity.accountId, folder, limit, offset);
     return { total: await this.mail.count(this.identity.accountId, folder), messages: messages.map(header) };
+  }
+
+  async search(folder: string, search: MailSearch, offset: number, limit: number): Promise<MailPage> {
+    if (!isFolder(folder)) return { total: 0, messages: [] };
+    const found = await this.mail.search(this.identity.accountId, folder, search, limit, offset);
+    return { total: found.total, messages: found.messages.map(header) };
   }
 
   async listNewerThan(folder: string, uid: number, limit: number): Promise<MailHeader[]> {

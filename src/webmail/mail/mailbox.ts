@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { MailSearch } from './mail-search.ts';
 
 /** What a folder is for, from IMAP's special-use attributes (RFC 6154) or the local store's fixed folders. */
 export type FolderRole = 'inbox' | 'sent' | 'drafts' | 'trash' | 'junk';
@@ -90,6 +91,8 @@ export interface Mailbox {
   readonly address: string;
   folders(): Promise<readonly MailFolder[]>;
   list(folder: string, offset: number, limit: number): Promise<MailPage>;
+  /** The folder's messages matching the search (IMAP SEARCH; the local store's query), newest first. */
+  search(folder: string, search: MailSearch, offset: number, limit: number): Promise<MailPage>;
   /** Messages that arrived after `uid`, newest first. */
   listNewerThan(folder: string, uid: number, limit: number): Promise<readonly MailHeader[]>;
   /** The message, parsed; with `markSeen` it is flagged as read. Null when there is no such message. */
