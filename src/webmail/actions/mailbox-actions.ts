@@ -3,7 +3,7 @@ import { folderUrl } from '../pages/app-frame.ts';
 import { errorPage } from '../pages/error-page.ts';
 import { messageListPage } from '../pages/message-list-page.ts';
 import { messagePage } from '../pages/message-page.ts';
-import { redirect, sendPage } from '../responses.ts';
+import { sendPage } from '../responses.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { TEXTS } from '../pages/ui-texts.ts';
 import { input, type WebmailRequest } from '../webmail-request.ts';
@@ -56,7 +56,8 @@ export async function listAction(services: WebmailServices, request: WebmailRequ
   const { total, messages } = search ? await mailbox.search(folder.path, search, offset, PAGE_SIZE) : await mailbox.list(folder.path, offset, PAGE_SIZE);
   const sent = input(request, '_sent', 'GET') === '1';
   const deleted = input(request, '_deleted', 'GET') === '1';
-  const notice = sent ? TEXTS.messageSent : deleted ? TEXTS.messageDeleted : undefined;
+  const moved = input(request, '_moved', 'GET') === '1';
+  const notice = sent ? TEXTS.messageSent : deleted ? TEXTS.messageDeleted : moved ? TEXTS.messagesMoved : undefined;
   sendPage(
     request.ctx,
     200,
@@ -92,12 +93,4 @@ export async function showAction(_services: WebmailServices, request: WebmailReq
   if (!message) return messageNotFound(request);
   // The folder list is read after marking, so its unread count already leaves this message out.
   sendPage(request.ctx, 200, messagePage(await viewerOf(mailbox, session), folder, message));
-}
-
-/** POST ?_task=mail&_action=delete with `_mbox`, `_uid` (and the token): to Trash, as Roundcube's default. */
-export async function deleteAction(_services: WebmailServices, request: WebmailRequest, _session: LoggedInSession, mailbox: Mailbox): Promise<void> {
-  const uid = uidParameter(request);
-  const folder = folderParameter(request, await mailbox.folders());
-  if (uid === null || !(await mailbox.remove(folder.path, uid))) return messageNotFound(request);
-  redirect(request.ctx, `${folderUrl(folder.path)}&_deleted=1`);
 }

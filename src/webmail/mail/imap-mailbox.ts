@@ -179,6 +179,26 @@ export class ImapMailbox implements Mailbox {
     });
   }
 
+  /** One UID SEARCH for those still there, then one UID MOVE (or, in Trash, one expunge) for all of them. */
+  removeAll(folder: string, uids: readonly number[]): Promise<number> {
+    return this.call(async () => {
+      const trash = (await this.folders()).find((entry) => entry.role === 'trash');
+      if (!trash || trash.path === folder) {
+        const there = await this.present(folder, uids);
+        if (there.length > 0) await this.client.messageDelete(there.join(','), { uid: true });
+        return there.length;
+      }
+      return this.moveThere(folder, uids, trash.path);
+    });
+  }
+
+  move(folder: string, uids: readonly number[], target: string): Promise<number> {
+    return this.call(async () => {
+      if (folder === target || !(await this.folders()).some((entry) => entry.path === target)) return 0;
+      return this.moveThere(folder, uids, target);
+    });
+  }
+
   send(mail: OutgoingMail): Promise<SendOutcome> {
     const outbox = this.outbox;
     if (!outbox) return Promise.resolve({ kind: 'refused', message: 'Sending is not set up on this server (no SMTP_URL is configured).' });
@@ -209,6 +229,19 @@ export class ImapMailbox implements Mailbox {
 
   async close(): Promise<void> {
     await this.client.logout().catch(() => this.client.close());
+  }
+
+  /** Of the uids, those in the folder (opened for writing); none when there is no such folder. */
+  private async present(folder: string, uids: readonly number[]): Promise<number[]> {
+    if (uids.length === 0 || !(await this.open(folder, false))) return [];
+    // UID MOVE and STORE on uids that are gone answer OK: the search tells how many there were.
+    return ((await this.client.search({ uid: uids.join(',') }, { uid: true })) || []).filter((uid) => uids.includes(uid));
+  }
+
+  private async moveThere(folder: string, uids: readonly number[], target: string): Promise<number> {
+    const there = await this.present(folder, uids);
+    if (there.length > 0) await this.client.messageMove(there.join(','), target, { uid: true });
+    return there.length;
   }
 
   /** Selects the folder; false when the server has no such folder. */

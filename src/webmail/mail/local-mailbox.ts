@@ -97,6 +97,19 @@ class LocalMailbox implements Mailbox {
     return isFolder(folder) ? this.mail.moveToTrash(this.identity.accountId, folder, uid) : false;
   }
 
+  async removeAll(folder: string, uids: readonly number[]): Promise<number> {
+    let removed = 0;
+    for (const uid of uids) if (await this.remove(folder, uid)) removed += 1;
+    return removed;
+  }
+
+  async move(folder: string, uids: readonly number[], target: string): Promise<number> {
+    if (!isFolder(folder) || !isFolder(target)) return 0;
+    let moved = 0;
+    for (const uid of uids) if (await this.mail.moveTo(this.identity.accountId, folder, uid, target)) moved += 1;
+    return moved;
+  }
+
   async send(mail: OutgoingMail): Promise<SendOutcome> {
     const outcome = await this.sender.send({ senderAccountId: this.identity.accountId, senderUsername: this.identity.username, ...mail });
     return outcome.kind === 'sent' ? { kind: 'sent' } : outcome;

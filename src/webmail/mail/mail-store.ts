@@ -62,6 +62,8 @@ export interface MailStore {
   unreadCount(accountId: string, folder: Folder): Promise<number>;
   /** Moves the entry to Trash, or out of the mailbox when it is in Trash already; false when there is none. */
   moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean>;
+  /** Moves the entry to another folder; false when there is none (or it is in `target` already). */
+  moveTo(accountId: string, folder: Folder, uid: number, target: Folder): Promise<boolean>;
   /** Addresses this account wrote to or heard from whose text contains `search` (any case), most recent first. */
   correspondents(accountId: string, search: string, limit: number): Promise<readonly string[]>;
   close(): Promise<void>;

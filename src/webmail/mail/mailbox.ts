@@ -104,6 +104,10 @@ export interface Mailbox {
   mark(folder: string, uid: number, mark: Mark): Promise<boolean>;
   /** Moves the message to Trash (from Trash: deletes it). False when there is no such message. */
   remove(folder: string, uid: number): Promise<boolean>;
+  /** `remove` for each uid (at most SELECTION_LIMITS.uids of them); how many there were. */
+  removeAll(folder: string, uids: readonly number[]): Promise<number>;
+  /** Moves those of the uids that are in `folder` to `target` (another of the user's folders); how many moved. */
+  move(folder: string, uids: readonly number[], target: string): Promise<number>;
   send(mail: OutgoingMail): Promise<SendOutcome>;
   /** Addresses this user wrote to or heard from whose text contains `search`, most recent first. */
   correspondents(search: string, limit: number): Promise<readonly string[]>;

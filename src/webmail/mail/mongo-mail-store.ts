@@ -139,6 +139,13 @@ export class MongoMailStore implements MailStore {
     });
   }
 
+  moveTo(accountId: string, folder: Folder, uid: number, target: Folder): Promise<boolean> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(folder) || !isKey(target) || folder === target || !validUid(uid)) return false;
+      return (await this.entries.updateOne({ _id: uid, accountId, folder }, { $set: { folder: target } })).matchedCount > 0;
+    });
+  }
+
   listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<MessageHeader[]> {
     return mongoCall(STORE, async () => {
       if (!isKey(accountId) || !isKey(folder) || !validUid(uid) || limit <= 0) return [];

@@ -102,6 +102,13 @@ export class SqliteMailStore implements MailStore {
     return change.changes > 0;
   }
 
+  async moveTo(accountId: string, folder: Folder, uid: number, target: Folder): Promise<boolean> {
+    if (folder === target) return false;
+    return (
+      this.db.prepare('UPDATE mailbox_entries SET folder = ? WHERE account_id = ? AND folder = ? AND uid = ?').run(target, accountId, folder, uid).changes > 0
+    );
+  }
+
   async listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<MessageHeader[]> {
     return this.newerThan(accountId, folder, uid, limit);
   }

@@ -35,6 +35,7 @@ function row(message: MailHeader, sentFolder: boolean): SafeHtml {
   const show = `/webmail/?_task=mail&_action=show&_mbox=${encodeURIComponent(message.folder)}&_uid=${message.uid}`;
   const classes = [message.seen ? '' : 'unread', message.flagged ? 'flagged' : ''].filter(Boolean).join(' ');
   return html`<tr data-uid="${message.uid}" class="${classes}">
+<td class="select"><input type="checkbox" name="_uid" value="${message.uid}" aria-label="Select: ${message.subject || '(no subject)'}" form="list-form"></td>
 <td class="fromto">${correspondentOf(message, sentFolder)}</td>
 <td class="subject"><a href="${show}">${message.subject || '(no subject)'}</a>${message.seen ? '' : html`<span class="visually-hidden"> (unread)</span>`}${message.flagged ? html`<span class="flag-mark" title="Flagged"><span aria-hidden="true"> ⚑</span><span class="visually-hidden"> (flagged)</span></span>` : ''}</td>
 <td class="date"><time datetime="${message.date}">${shortDate(message.date)}</time></td></tr>`;
@@ -49,6 +50,24 @@ function pager(folder: MailFolder, paging: Paging, search: MailSearch | null): S
 ${paging.page > 1 ? html`<a href="${at(paging.page - 1)}" rel="prev">Newer</a>` : ''}
 <span>Page ${paging.page} of ${paging.pages} (${paging.total} messages)</span>
 ${paging.page < paging.pages ? html`<a href="${at(paging.page + 1)}" rel="next">Older</a>` : ''}</nav>`;
+}
+
+/**
+ * Roundcube's selection: the rows' checkboxes belong to this form, whose buttons post `_action=delete` or
+ * `_action=move` with every ticked `_uid` and the request token.
+ */
+function selectionForm(folder: MailFolder, viewer: Viewer): SafeHtml {
+  const targets = viewer.folders.filter((entry) => entry.path !== folder.path);
+  return html`<form id="list-form" class="list-actions" method="post" action="/webmail/?_task=mail">
+<input type="hidden" name="_token" value="${viewer.requestToken}"><input type="hidden" name="_mbox" value="${folder.path}">
+<button type="submit" name="_action" value="delete" class="secondary" id="delete-selected">${folder.role === 'trash' ? 'Delete selected' : 'Move selected to Trash'}</button>
+${
+  targets.length > 0
+    ? html`<label for="move-target">Move selected to</label> <select id="move-target" name="_target_mbox">${targets.map(
+        (entry) => html`<option value="${entry.path}">${entry.name}</option>`,
+      )}</select> <button type="submit" name="_action" value="move" class="secondary" id="move-selected">Move</button>`
+    : ''
+}</form>`;
 }
 
 /** A page of a folder's messages, newest first; on the first page the script adds rows a refresh reports. */
@@ -77,8 +96,9 @@ export function messageListPage(options: {
     content: html`<div class="listbar"><h1>${search ? html`Search results in ${folder.name}` : folder.name}</h1>
 <button type="button" id="refresh-button">Refresh</button></div>
 ${searchForm(folder, search)}
+${selectionForm(folder, options.viewer)}
 <table id="messagelist"><caption class="visually-hidden">${search ? html`Messages in ${folder.name} matching “${search.text}”` : html`Messages in ${folder.name}`}, newest first</caption>
-<thead><tr><th scope="col">${sentFolder ? 'To' : 'From'}</th><th scope="col">Subject</th><th scope="col">Date</th></tr></thead>
+<thead><tr><th scope="col" class="select"><span class="visually-hidden">Select</span></th><th scope="col">${sentFolder ? 'To' : 'From'}</th><th scope="col">Subject</th><th scope="col">Date</th></tr></thead>
 <tbody>${messages.map((message) => row(message, sentFolder))}</tbody></table>
 <p class="empty" id="empty-list"${messages.length > 0 ? html` hidden` : ''}>${search ? 'No messages found.' : 'This folder is empty.'}</p>
 ${pager(folder, options.paging, search)}`,
