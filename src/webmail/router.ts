@@ -3,7 +3,8 @@ import { autocompleteAction } from './actions/autocomplete-action.ts';
 import { composeAction } from './actions/compose-action.ts';
 import { loginAction } from './actions/login-action.ts';
 import { logoutAction } from './actions/logout-action.ts';
-import { deleteAction, listAction, showAction } from './actions/mailbox-actions.ts';
+import { listAction, showAction } from './actions/mailbox-actions.ts';
+import { deleteAction, moveAction } from './actions/selection-actions.ts';
 import { markAction } from './actions/mark-action.ts';
 import { refreshAction } from './actions/refresh-action.ts';
 import { sendAction } from './actions/send-action.ts';
@@ -31,6 +32,7 @@ const MAIL_ACTIONS: Record<string, { readonly method: 'GET' | 'POST'; readonly r
   autocomplete: { method: 'POST', run: autocompleteAction },
   refresh: { method: 'POST', run: refreshAction },
   delete: { method: 'POST', run: deleteAction },
+  move: { method: 'POST', run: moveAction },
   mark: { method: 'POST', run: markAction },
 };
 

@@ -47,11 +47,18 @@ export function loggedRequest(request: WebmailRequest): LoggedRequest {
   };
 }
 
-/** Turns a parsed form body (koa-body/qs output) into plain string fields; nested or repeated ones keep their first string. */
+/** Fields a form may repeat (the list's checkboxes): their strings are joined with commas, Roundcube's `_uid=1,2,3`. */
+const LIST_FIELDS = new Set(['_uid']);
+
+/** Turns a parsed form body (koa-body/qs output) into plain string fields; nested or repeated ones keep their first string, but for LIST_FIELDS. */
 export function formFields(body: unknown): Map<string, string> {
   const fields = new Map<string, string>();
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return fields;
   for (const [name, value] of Object.entries(body)) {
+    if (Array.isArray(value) && LIST_FIELDS.has(name)) {
+      fields.set(name, value.filter((entry): entry is string => typeof entry === 'string').join(','));
+      continue;
+    }
     const first: unknown = Array.isArray(value) ? value[0] : value;
     if (typeof first === 'string') fields.set(name, first);
   }

@@ -45,7 +45,20 @@ export async function openWebmailStores(options: WebmailStoreOptions): Promise<W
   return {
     sessions: retryingStore(sessions, 'webmail sessions', ['create', 'find', 'logIn', 'markLoginPageShown', 'rememberSentCompose', 'destroy']),
     compose: retryingStore(new SqliteComposeStore(sessionDb), 'webmail compose', ['open', 'find', 'claim', 'release', 'finish']),
-    mail: retryingStore(mail, 'mail', ['deliver', 'list', 'count', 'listNewerThan', 'get', 'markSeen', 'unreadCount', 'moveToTrash', 'correspondents']),
+    mail: retryingStore(mail, 'mail', [
+      'deliver',
+      'list',
+      'count',
+      'search',
+      'listNewerThan',
+      'get',
+      'markSeen',
+      'setFlag',
+      'unreadCount',
+      'moveToTrash',
+      'moveTo',
+      'correspondents',
+    ]),
     rateLimit: retryingStore(rateLimit, 'login counters', ['isLocked', 'recordFailure', 'forget']),
     async close() {
       await mail.close();

@@ -120,6 +120,24 @@ export function mailboxContract(name: string, fixture: () => MailboxFixture | nu
       assert.equal((await mailbox.list(trash.path, 0, 10)).total, 0);
     });
 
+    it('searches the folder by subject, sender or body (IMAP SEARCH; the local store), any case, paged', async () => {
+      const bob = await setting.user('bob');
+      await setting.deliver(bob, { from: 'carol@example.org', subject: 'Budget 2027', body: 'numbers' });
+      await setting.deliver(bob, { from: 'dave@example.org', subject: 'hello', body: 'about the BUDGET, later' });
+      await setting.deliver(bob, { from: 'budget-office@example.org', subject: 'memo', body: 'x' });
+      await setting.deliver(bob, { from: 'erin@example.org', subject: 'unrelated', body: 'y' });
+      const mailbox = await open(bob);
+      const subjects = async (fields: ('subject' | 'from' | 'to' | 'body')[], offset = 0, limit = 10) =>
+        (await mailbox.search('INBOX', { text: 'budget', fields }, offset, limit)).messages.map((m) => m.subject);
+      assert.deepEqual(await subjects(['subject']), ['Budget 2027']);
+      assert.deepEqual(await subjects(['from']), ['memo']);
+      assert.deepEqual(await subjects(['body']), ['hello']);
+      assert.deepEqual(await subjects(['subject', 'from', 'body']), ['memo', 'hello', 'Budget 2027']);
+      const page = await mailbox.search('INBOX', { text: 'BUDGET', fields: ['subject', 'from', 'body'] }, 1, 1);
+      assert.deepEqual([page.total, page.messages.map((m) => m.subject)], [3, ['hello']]);
+      assert.deepEqual(await mailbox.search('No such folder', { text: 'budget', fields: ['subject'] }, 0, 10), { total: 0, messages: [] });
+    });
+
     it('an unknown folder is empty, not an error', async () => {
       const bob = await setting.user('bob');
       const mailbox = await open(bob);

@@ -1,6 +1,8 @@
 import { composeStoreContract } from '../contracts/compose-store.contract.ts';
 import { loginRateLimitContract } from '../contracts/login-rate-limit.contract.ts';
 import { mailStoreContract } from '../contracts/mail-store.contract.ts';
+import { mailStoreMoveContract } from '../contracts/mail-store-move.contract.ts';
+import { mailStoreSearchContract } from '../contracts/mail-store-search.contract.ts';
 import { sessionStoreContract } from '../contracts/session-store.contract.ts';
 import { eachStoreLocation } from '../support/store-locations.ts';
 
@@ -11,5 +13,7 @@ describe('Webmail store adapters (SQLite, the MongoDB stand-in, and a MongoDB se
     sessionStoreContract(name, fixture);
     composeStoreContract(name, fixture);
     mailStoreContract(name, fixture);
+    mailStoreSearchContract(name, fixture);
+    mailStoreMoveContract(name, fixture);
   });
 });

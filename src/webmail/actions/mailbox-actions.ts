@@ -3,11 +3,12 @@ import { folderUrl } from '../pages/app-frame.ts';
 import { errorPage } from '../pages/error-page.ts';
 import { messageListPage } from '../pages/message-list-page.ts';
 import { messagePage } from '../pages/message-page.ts';
-import { redirect, sendPage } from '../responses.ts';
+import { sendPage } from '../responses.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { TEXTS } from '../pages/ui-texts.ts';
 import { input, type WebmailRequest } from '../webmail-request.ts';
 import { viewerOf, type LoggedInSession } from './logged-in-session.ts';
+import { searchInput } from '../mail/mail-search.ts';
 
 export const PAGE_SIZE = 50;
 /** Past this page the offset would ask the server for nothing useful; it also bounds the FETCH range. */
@@ -30,15 +31,33 @@ function pageParameter(request: WebmailRequest): number {
   return Number.isSafeInteger(page) && page >= 1 ? Math.min(page, MAX_PAGE) : 1;
 }
 
-/** GET ?_task=mail[&_mbox=<folder>][&_page=n]: a page of a folder's messages, newest first. */
+/**
+ * GET ?_task=mail[&_mbox=<folder>][&_page=n][&_q=<text>&_headers=subject&_headers=from...]: a page of a
+ * folder's messages, newest first; with `_q`, only those matching the search (Roundcube's quick search,
+ * a GET there too: it changes nothing). A search it refuses (too long, a control character) is a 400.
+ */
 export async function listAction(services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox): Promise<void> {
+  const asked = searchInput(input(request, '_q', 'GET'), request.query.getAll('_headers').join(','));
+  if (asked.kind === 'refused')
+    return sendPage(
+      request.ctx,
+      400,
+      errorPage({
+        title: 'Invalid search',
+        lines: [asked.reason],
+        link: { href: folderUrl(input(request, '_mbox', 'GET') ?? 'INBOX'), text: 'Back to the folder' },
+      }),
+    );
+  const search = asked.kind === 'search' ? asked.search : null;
   const viewer = await viewerOf(mailbox, session);
   const folder = folderParameter(request, viewer.folders);
   const page = pageParameter(request);
-  const { total, messages } = await mailbox.list(folder.path, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+  const offset = (page - 1) * PAGE_SIZE;
+  const { total, messages } = search ? await mailbox.search(folder.path, search, offset, PAGE_SIZE) : await mailbox.list(folder.path, offset, PAGE_SIZE);
   const sent = input(request, '_sent', 'GET') === '1';
   const deleted = input(request, '_deleted', 'GET') === '1';
-  const notice = sent ? TEXTS.messageSent : deleted ? TEXTS.messageDeleted : undefined;
+  const moved = input(request, '_moved', 'GET') === '1';
+  const notice = sent ? TEXTS.messageSent : deleted ? TEXTS.messageDeleted : moved ? TEXTS.messagesMoved : undefined;
   sendPage(
     request.ctx,
     200,
@@ -49,6 +68,7 @@ export async function listAction(services: WebmailServices, request: WebmailRequ
       paging: { page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), total },
       refreshSeconds: services.config.refreshSeconds,
       notice: notice ? { type: 'confirmation', text: notice } : undefined,
+      search,
     }),
   );
 }
@@ -73,12 +93,4 @@ export async function showAction(_services: WebmailServices, request: WebmailReq
   if (!message) return messageNotFound(request);
   // The folder list is read after marking, so its unread count already leaves this message out.
   sendPage(request.ctx, 200, messagePage(await viewerOf(mailbox, session), folder, message));
-}
-
-/** POST ?_task=mail&_action=delete with `_mbox`, `_uid` (and the token): to Trash, as Roundcube's default. */
-export async function deleteAction(_services: WebmailServices, request: WebmailRequest, _session: LoggedInSession, mailbox: Mailbox): Promise<void> {
-  const uid = uidParameter(request);
-  const folder = folderParameter(request, await mailbox.folders());
-  if (uid === null || !(await mailbox.remove(folder.path, uid))) return messageNotFound(request);
-  redirect(request.ctx, `${folderUrl(folder.path)}&_deleted=1`);
 }

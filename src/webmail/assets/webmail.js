@@ -61,7 +61,15 @@
     row.dataset.uid = String(uid);
     if (!flags.seen) row.classList.add('unread');
     if (flags.flagged) row.classList.add('flagged');
+    // The checkbox belongs to the list's selection form, as the server's rows do.
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.name = '_uid';
+    box.value = String(uid);
+    box.setAttribute('form', 'list-form');
+    box.setAttribute('aria-label', 'Select: ' + (cols.subject || '(no subject)'));
     const cells = [
+      ['select', box],
       ['fromto', document.createTextNode(cols.fromto)],
       ['subject', link(base + '?_task=mail&_action=show&_mbox=' + encodeURIComponent(flags.mbox) + '&_uid=' + uid, cols.subject || '(no subject)')],
       ['date', timeElement(cols.datetime, cols.date)],

@@ -15,12 +15,15 @@ import {
   type SendOutcome,
 } from './mailbox.ts';
 import type { MessageParser } from './message-parser.ts';
+import type { MailSearch, SearchField } from './mail-search.ts';
 import { READING_LIMITS } from './reading-limits.ts';
 import { readerView } from './reader-view.ts';
 
 const ROLES: Record<string, FolderRole> = { '\\Inbox': 'inbox', '\\Sent': 'sent', '\\Drafts': 'drafts', '\\Trash': 'trash', '\\Junk': 'junk' };
 /** The download of an original asks for it in pieces this large: one round trip each. */
 const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
+/** IMAP SEARCH keys (RFC 3501 6.4.4) for each search field, as imapflow names them. */
+const SEARCH_KEYS: Record<SearchField, string> = { subject: 'subject', from: 'from', to: 'to', body: 'body' };
 const HEADER_QUERY = { uid: true, flags: true, envelope: true, internalDate: true } as const;
 
 const addressList = (list: MessageAddressObject[] | undefined): string[] => (list ?? []).map((entry) => entry.address ?? entry.name ?? '').filter(Boolean);
@@ -80,6 +83,20 @@ export class ImapMailbox implements Mailbox {
       const first = Math.max(1, last - limit + 1);
       const fetched = await this.client.fetchAll(`${first}:${last}`, HEADER_QUERY);
       return { total, messages: fetched.map((message) => toHeader(folder, message)).sort((a, b) => b.uid - a.uid) };
+    });
+  }
+
+  /** One UID SEARCH (the fields ORed), then one FETCH of the page's uids. */
+  search(folder: string, search: MailSearch, offset: number, limit: number): Promise<MailPage> {
+    return this.call(async () => {
+      if (!(await this.open(folder, true))) return { total: 0, messages: [] };
+      const terms = search.fields.map((field) => ({ [SEARCH_KEYS[field]]: search.text }));
+      const query = terms.length === 1 ? terms[0]! : { or: terms };
+      const uids = ((await this.client.search(query, { uid: true })) || []).sort((a, b) => b - a);
+      const page = uids.slice(offset, offset + limit);
+      if (page.length === 0) return { total: uids.length, messages: [] };
+      const fetched = await this.client.fetchAll(page.join(','), HEADER_QUERY, { uid: true });
+      return { total: uids.length, messages: fetched.map((message) => toHeader(folder, message)).sort((a, b) => b.uid - a.uid) };
     });
   }
 
@@ -162,6 +179,26 @@ export class ImapMailbox implements Mailbox {
     });
   }
 
+  /** One UID SEARCH for those still there, then one UID MOVE (or, in Trash, one expunge) for all of them. */
+  removeAll(folder: string, uids: readonly number[]): Promise<number> {
+    return this.call(async () => {
+      const trash = (await this.folders()).find((entry) => entry.role === 'trash');
+      if (!trash || trash.path === folder) {
+        const there = await this.present(folder, uids);
+        if (there.length > 0) await this.client.messageDelete(there.join(','), { uid: true });
+        return there.length;
+      }
+      return this.moveThere(folder, uids, trash.path);
+    });
+  }
+
+  move(folder: string, uids: readonly number[], target: string): Promise<number> {
+    return this.call(async () => {
+      if (folder === target || !(await this.folders()).some((entry) => entry.path === target)) return 0;
+      return this.moveThere(folder, uids, target);
+    });
+  }
+
   send(mail: OutgoingMail): Promise<SendOutcome> {
     const outbox = this.outbox;
     if (!outbox) return Promise.resolve({ kind: 'refused', message: 'Sending is not set up on this server (no SMTP_URL is configured).' });
@@ -192,6 +229,19 @@ export class ImapMailbox implements Mailbox {
 
   async close(): Promise<void> {
     await this.client.logout().catch(() => this.client.close());
+  }
+
+  /** Of the uids, those in the folder (opened for writing); none when there is no such folder. */
+  private async present(folder: string, uids: readonly number[]): Promise<number[]> {
+    if (uids.length === 0 || !(await this.open(folder, false))) return [];
+    // UID MOVE and STORE on uids that are gone answer OK: the search tells how many there were.
+    return ((await this.client.search({ uid: uids.join(',') }, { uid: true })) || []).filter((uid) => uids.includes(uid));
+  }
+
+  private async moveThere(folder: string, uids: readonly number[], target: string): Promise<number> {
+    const there = await this.present(folder, uids);
+    if (there.length > 0) await this.client.messageMove(there.join(','), target, { uid: true });
+    return there.length;
   }
 
   /** Selects the folder; false when the server has no such folder. */

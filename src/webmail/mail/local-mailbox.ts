@@ -2,6 +2,7 @@ import type { Account, AccountStore } from '../../accounts/account-store.ts';
 import { verifyAgainstNothing, verifyPassword } from '../../accounts/passwords.ts';
 import { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
+import type { MailSearch } from './mail-search.ts';
 import { shownText } from './reading-limits.ts';
 import { isFolder, type MailStore, type MessageHeader } from './mail-store.ts';
 import type { MailSender } from './mail-sender.ts';
@@ -50,6 +51,12 @@ class LocalMailbox implements Mailbox {
     return { total: await this.mail.count(this.identity.accountId, folder), messages: messages.map(header) };
   }
 
+  async search(folder: string, search: MailSearch, offset: number, limit: number): Promise<MailPage> {
+    if (!isFolder(folder)) return { total: 0, messages: [] };
+    const found = await this.mail.search(this.identity.accountId, folder, search, limit, offset);
+    return { total: found.total, messages: found.messages.map(header) };
+  }
+
   async listNewerThan(folder: string, uid: number, limit: number): Promise<MailHeader[]> {
     return isFolder(folder) ? (await this.mail.listNewerThan(this.identity.accountId, folder, uid, limit)).map(header) : [];
   }
@@ -88,6 +95,19 @@ class LocalMailbox implements Mailbox {
 
   async remove(folder: string, uid: number): Promise<boolean> {
     return isFolder(folder) ? this.mail.moveToTrash(this.identity.accountId, folder, uid) : false;
+  }
+
+  async removeAll(folder: string, uids: readonly number[]): Promise<number> {
+    let removed = 0;
+    for (const uid of uids) if (await this.remove(folder, uid)) removed += 1;
+    return removed;
+  }
+
+  async move(folder: string, uids: readonly number[], target: string): Promise<number> {
+    if (!isFolder(folder) || !isFolder(target)) return 0;
+    let moved = 0;
+    for (const uid of uids) if (await this.mail.moveTo(this.identity.accountId, folder, uid, target)) moved += 1;
+    return moved;
   }
 
   async send(mail: OutgoingMail): Promise<SendOutcome> {

@@ -1,3 +1,5 @@
+import type { MailSearch } from './mail-search.ts';
+
 /** The folders every account has. */
 export const FOLDERS = ['INBOX', 'Sent', 'Trash'] as const;
 export type Folder = (typeof FOLDERS)[number];
@@ -43,6 +45,14 @@ export interface MailStore {
   /** Newest first, skipping the `offset` newest. */
   list(accountId: string, folder: Folder, limit: number, offset?: number): Promise<readonly MessageHeader[]>;
   count(accountId: string, folder: Folder): Promise<number>;
+  /** The entries matching the search (any field contains its text, in any case), newest first, and how many match in all. */
+  search(
+    accountId: string,
+    folder: Folder,
+    search: MailSearch,
+    limit: number,
+    offset: number,
+  ): Promise<{ readonly total: number; readonly messages: readonly MessageHeader[] }>;
   /** Messages that arrived after `uid`, newest first. */
   listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<readonly MessageHeader[]>;
   get(accountId: string, folder: Folder, uid: number): Promise<StoredMessage | null>;
@@ -52,6 +62,8 @@ export interface MailStore {
   unreadCount(accountId: string, folder: Folder): Promise<number>;
   /** Moves the entry to Trash, or out of the mailbox when it is in Trash already; false when there is none. */
   moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean>;
+  /** Moves the entry to another folder; false when there is none (or it is in `target` already). */
+  moveTo(accountId: string, folder: Folder, uid: number, target: Folder): Promise<boolean>;
   /** Addresses this account wrote to or heard from whose text contains `search` (any case), most recent first. */
   correspondents(accountId: string, search: string, limit: number): Promise<readonly string[]>;
   close(): Promise<void>;

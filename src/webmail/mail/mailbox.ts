@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { MailSearch } from './mail-search.ts';
 
 /** What a folder is for, from IMAP's special-use attributes (RFC 6154) or the local store's fixed folders. */
 export type FolderRole = 'inbox' | 'sent' | 'drafts' | 'trash' | 'junk';
@@ -90,6 +91,8 @@ export interface Mailbox {
   readonly address: string;
   folders(): Promise<readonly MailFolder[]>;
   list(folder: string, offset: number, limit: number): Promise<MailPage>;
+  /** The folder's messages matching the search (IMAP SEARCH; the local store's query), newest first. */
+  search(folder: string, search: MailSearch, offset: number, limit: number): Promise<MailPage>;
   /** Messages that arrived after `uid`, newest first. */
   listNewerThan(folder: string, uid: number, limit: number): Promise<readonly MailHeader[]>;
   /** The message, parsed; with `markSeen` it is flagged as read. Null when there is no such message. */
@@ -101,6 +104,10 @@ export interface Mailbox {
   mark(folder: string, uid: number, mark: Mark): Promise<boolean>;
   /** Moves the message to Trash (from Trash: deletes it). False when there is no such message. */
   remove(folder: string, uid: number): Promise<boolean>;
+  /** `remove` for each uid (at most SELECTION_LIMITS.uids of them); how many there were. */
+  removeAll(folder: string, uids: readonly number[]): Promise<number>;
+  /** Moves those of the uids that are in `folder` to `target` (another of the user's folders); how many moved. */
+  move(folder: string, uids: readonly number[], target: string): Promise<number>;
   send(mail: OutgoingMail): Promise<SendOutcome>;
   /** Addresses this user wrote to or heard from whose text contains `search`, most recent first. */
   correspondents(search: string, limit: number): Promise<readonly string[]>;

@@ -3,6 +3,10 @@ import type { Collection, Db } from 'mongodb';
 import { isKey, literalPattern, mongoCall } from '../../shared/mongo-connection.ts';
 import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
 import { MAIL_UID_COUNTER } from './mongo-mail-schema.ts';
+import type { MailSearch, SearchField } from './mail-search.ts';
+
+/** The document fields each search field looks in (`to` is an array: a regex matches any element). */
+const SEARCH_KEYS: Record<SearchField, keyof EntryDoc> = { subject: 'subject', from: 'from', to: 'to', body: 'body' };
 
 /** One message in one account's folder; each copy carries the message, so a read is one document. */
 interface EntryDoc {
@@ -114,12 +118,31 @@ export class MongoMailStore implements MailStore {
     return mongoCall(STORE, async () => (isKey(accountId) && isKey(folder) ? this.entries.countDocuments({ accountId, folder }) : 0));
   }
 
+  search(accountId: string, folder: Folder, search: MailSearch, limit: number, offset: number): Promise<{ total: number; messages: MessageHeader[] }> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(folder) || typeof search.text !== 'string' || limit <= 0) return { total: 0, messages: [] };
+      // The text is quoted (literalPattern), so it is matched as written, never run as a pattern.
+      const pattern = { $regex: literalPattern(search.text), $options: 'i' };
+      const filter = { accountId, folder, $or: search.fields.map((field) => ({ [SEARCH_KEYS[field]]: pattern })) };
+      const total = await this.entries.countDocuments(filter);
+      const docs = await this.entries.find(filter).sort({ _id: -1 }).skip(Math.max(0, offset)).limit(limit).toArray();
+      return { total, messages: docs.map(toHeader) };
+    });
+  }
+
   moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean> {
     return mongoCall(STORE, async () => {
       if (!isKey(accountId) || !isKey(folder) || !validUid(uid)) return false;
       const filter = { _id: uid, accountId, folder };
       if (folder === 'Trash') return (await this.entries.deleteOne(filter)).deletedCount > 0;
       return (await this.entries.updateOne(filter, { $set: { folder: 'Trash' } })).matchedCount > 0;
+    });
+  }
+
+  moveTo(accountId: string, folder: Folder, uid: number, target: Folder): Promise<boolean> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !isKey(folder) || !isKey(target) || folder === target || !validUid(uid)) return false;
+      return (await this.entries.updateOne({ _id: uid, accountId, folder }, { $set: { folder: target } })).matchedCount > 0;
     });
   }
 

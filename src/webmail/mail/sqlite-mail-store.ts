@@ -2,6 +2,10 @@ import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabas
 import { mailSchema } from './sqlite-mail-schema.ts';
 import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
 import { storePath } from '../../shared/store-files.ts';
+import type { MailSearch, SearchField } from './mail-search.ts';
+
+/** The columns each search field looks in; the names come from this table, never from the request. */
+const SEARCH_COLUMNS: Record<SearchField, string> = { subject: 'm.subject', from: 'm.sender', to: 'm.to_addresses', body: 'm.body' };
 
 type EntryRow = {
   uid: number;
@@ -77,12 +81,32 @@ export class SqliteMailStore implements MailStore {
       .get(accountId, folder)!.n;
   }
 
+  async search(accountId: string, folder: Folder, search: MailSearch, limit: number, offset: number): Promise<{ total: number; messages: MessageHeader[] }> {
+    // LIKE ignores ASCII case; the pattern's own % and _ are escaped so the text matches literally.
+    const pattern = `%${search.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const matches = search.fields.map((field) => `${SEARCH_COLUMNS[field]} LIKE ? ESCAPE '\\'`).join(' OR ');
+    const where = `WHERE e.account_id = ? AND e.folder = ? AND (${matches})`;
+    const params = [accountId, folder, ...search.fields.map(() => pattern)];
+    const total = this.db
+      .prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM mailbox_entries e JOIN messages m ON m.id = e.message ${where}`)
+      .get(...params)!.n;
+    const rows = this.db.prepare<unknown[], EntryRow>(`${SELECT_ENTRY} ${where} ORDER BY e.uid DESC LIMIT ? OFFSET ?`).all(...params, limit, offset);
+    return { total, messages: rows.map(toHeader) };
+  }
+
   async moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean> {
     const change =
       folder === 'Trash'
         ? this.db.prepare("DELETE FROM mailbox_entries WHERE account_id = ? AND folder = 'Trash' AND uid = ?").run(accountId, uid)
         : this.db.prepare("UPDATE mailbox_entries SET folder = 'Trash' WHERE account_id = ? AND folder = ? AND uid = ?").run(accountId, folder, uid);
     return change.changes > 0;
+  }
+
+  async moveTo(accountId: string, folder: Folder, uid: number, target: Folder): Promise<boolean> {
+    if (folder === target) return false;
+    return (
+      this.db.prepare('UPDATE mailbox_entries SET folder = ? WHERE account_id = ? AND folder = ? AND uid = ?').run(target, accountId, folder, uid).changes > 0
+    );
   }
 
   async listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<MessageHeader[]> {

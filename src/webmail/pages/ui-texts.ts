@@ -10,6 +10,8 @@ export const TEXTS = {
   internalError: 'An internal error occurred. Please try again.',
   messageSent: 'Message sent successfully.',
   messageDeleted: 'Message moved to Trash.',
+  /** Roundcube's messagemoved. */
+  messagesMoved: 'Message(s) moved successfully.',
   storageFailed: 'Connection to storage server failed.',
   requestCheckFailed: 'Request Check Failed',
   csrfExplanation: [
