@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { openAccountStore } from '../../src/accounts/open-account-store.ts';
 import { readWholeLog } from '../../src/events/event-history.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
@@ -10,6 +8,7 @@ import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-project
 import { FILTERS_LEASE } from '../../src/projections/runtime/leased-projector.ts';
 import { MongoReadStore } from '../../src/projections/stores/mongo-read-store.ts';
 import { filtersApi, newFilter } from '../support/filters-api.ts';
+import { fencedWrites, health, healthOnHost, type Seen } from '../support/host-health.ts';
 import { mongoStandInOn, natsServerOn } from '../support/hosted-services.ts';
 import { standInMissing } from '../support/mongo-stand-in.ts';
 import { natsServerMissing } from '../support/nats-server.ts';
@@ -18,52 +17,11 @@ import { scratchDir } from '../support/scratch-dir.ts';
 import { TestHosts, testHostsMissing } from '../support/test-hosts.ts';
 import { waitUntil } from '../support/wait-until.ts';
 
-const execFileAsync = promisify(execFile);
-
 /**
  * Short, so a cut longer than the lease stays short; long enough that the holder, cut off right after a
  * renewal at worst, still projects (and so has a write in flight) when the changes made after the cut reach it.
  */
 const LEASE_MS = 6000;
-
-interface Health {
-  status: string;
-  problems: { reason: string }[];
-  readStore: string;
-  nats: string;
-  leader?: boolean;
-  owner?: string;
-  projection: { leaseHolder: string | null };
-}
-
-type Seen = Health & { httpStatus: number; tookMs: number };
-
-/** /health as a host's process answers it, or why it did not answer within `ms`. */
-async function health(url: string, ms = 10_000): Promise<Seen> {
-  const started = Date.now();
-  const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(ms) });
-  return { ...((await response.json()) as Health), httpStatus: response.status, tookMs: Date.now() - started };
-}
-
-/** /health asked from the host itself (a cut-off host is out of the runner's reach, not of its own). */
-async function healthOnHost(hosts: TestHosts, host: string, url: string): Promise<Seen> {
-  const [command, ...args] = [...hosts.prefix(host), process.execPath, '-e', ASK_HEALTH, url];
-  const { stdout } = await execFileAsync(command, args, { timeout: 30_000 });
-  return JSON.parse(stdout) as Seen;
-}
-
-const ASK_HEALTH = `
-const started = Date.now();
-fetch(process.argv[1] + '/health', { signal: AbortSignal.timeout(10000) }).then(
-  async (r) => console.log(JSON.stringify({ ...(await r.json()), httpStatus: r.status, tookMs: Date.now() - started })),
-  (error) => console.log(JSON.stringify({ unanswered: String(error), tookMs: Date.now() - started })),
-);
-`;
-
-async function fencedWrites(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^projector_fenced_writes_total (\d+)/m.exec(text)?.[1] ?? 0);
-}
 
 /**
  * Issue 29, item 4: the deployment's processes on hosts of their own (network namespaces, see
@@ -85,6 +43,8 @@ describe('Hosts on a network: the projector lease holder cut off from MongoDB an
   let projectors: { host: string; process: NodeProcess; url: string }[];
 
   before(async function () {
+    // Six processes start cold at once: on a loaded 2-core machine that alone can take a minute.
+    this.timeout(180_000);
     if (missing) {
       console.log(`    (skipped: ${missing})`);
       this.skip();

@@ -6,8 +6,8 @@ import { randomInt } from 'node:crypto';
  * private bridge, which lives in a namespace of its own (the "switch"), so the machine's own network is
  * touched only by one veth pair that lets the test runner reach the hosts. Processes run on a host through
  * `ip netns exec` (same files, same clock, own network). A host can be cut off (its switch port goes down:
- * packets vanish silently, as in a real partition, with no error to the sender), healed, and, where the
- * kernel has netem, have its packets delayed.
+ * packets vanish silently, as in a real partition, with no error to the sender) and healed. (Delaying
+ * packets needs `tc netem`, which the kernel of the development and CI machines lacks.)
  *
  * Names are `cft-<runner pid>-<host>`: a run cleans up after itself on exit, and the next run removes the
  * namespaces of runs whose process is gone (a run killed with SIGKILL leaves them behind).
@@ -30,18 +30,6 @@ export function testHostsMissing(): string | null {
   if (made.error || made.status !== 0) return `ip netns does not work here: ${made.error?.message ?? made.stderr.trim()}`;
   ip(['netns', 'del', probe], true);
   return null;
-}
-
-/** Why a host's packets cannot be delayed here (no sch_netem in this kernel), or null. */
-export function netemMissing(): string | null {
-  const probe = `${PREFIX}${process.pid}-netem${randomInt(1e6)}`;
-  ip(['netns', 'add', probe]);
-  try {
-    const tried = spawnSync('ip', ['netns', 'exec', probe, 'tc', 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms'], { encoding: 'utf8' });
-    return tried.status === 0 ? null : `tc netem does not work in this kernel: ${tried.error?.message ?? tried.stderr.trim()}`;
-  } finally {
-    ip(['netns', 'del', probe], true);
-  }
 }
 
 const alive = (pid: number): boolean => {
@@ -90,7 +78,6 @@ process.once('exit', () => {
 
 export class TestHosts {
   private readonly addresses = new Map<string, string>();
-  private readonly delayed = new Set<string>();
 
   private constructor(
     private readonly run: string,
@@ -136,20 +123,6 @@ export class TestHosts {
 
   heal(host: string): void {
     ip(['-n', this.namespace(SWITCH), 'link', 'set', 'dev', this.port(host), 'up']);
-  }
-
-  /** Delays every packet to and from the host by `ms` (netem on both ends of its link; see `netemMissing`). */
-  delay(host: string, ms: number): void {
-    const netem = ['root', 'netem', 'delay', `${ms}ms`];
-    ip(['netns', 'exec', this.namespace(host), 'tc', 'qdisc', 'replace', 'dev', 'eth0', ...netem]);
-    ip(['netns', 'exec', this.namespace(SWITCH), 'tc', 'qdisc', 'replace', 'dev', this.port(host), ...netem]);
-    this.delayed.add(host);
-  }
-
-  undelay(host: string): void {
-    ip(['netns', 'exec', this.namespace(host), 'tc', 'qdisc', 'del', 'dev', 'eth0', 'root'], true);
-    ip(['netns', 'exec', this.namespace(SWITCH), 'tc', 'qdisc', 'del', 'dev', this.port(host), 'root'], true);
-    this.delayed.delete(host);
   }
 
   /** Kills every process left on the hosts and removes them; the runner's veth goes with the switch. */
