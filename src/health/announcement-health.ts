@@ -32,19 +32,21 @@ export async function announcementReports(
   running: readonly Announcer[],
   positions: AnnouncedPositions,
   events: EventStore,
+  timeoutMs = 2000,
 ): Promise<AnnouncementReport[]> {
   return Promise.all(
     announcementChannels(notifier).map(async (channel) => {
+      const streamAsked = channel instanceof NatsNotifier ? within(channel.streamInfo(), timeoutMs).catch(() => null) : null;
       const live = running.find((announcer) => announcer.channel === channel.channel);
       let position: bigint | null = null;
       let known = true;
       try {
-        position = live ? live.announcedUpTo : ((await positions.announced(channel.channel))?.position ?? null);
+        position = live ? live.announcedUpTo : ((await within(positions.announced(channel.channel), timeoutMs))?.position ?? null);
       } catch {
         known = false;
       }
-      const backlog = known ? await new AnnouncerBacklog(events, () => position).measure().catch(() => null) : null;
-      const stream = channel instanceof NatsNotifier ? await channel.streamInfo().catch(() => null) : null;
+      const backlog = known ? await within(new AnnouncerBacklog(events, () => position).measure(), timeoutMs).catch(() => null) : null;
+      const stream = await streamAsked;
       return {
         channel: channel.channel,
         state: channel.state?.() ?? 'in-process',
@@ -57,4 +59,17 @@ export async function announcementReports(
       };
     }),
   );
+}
+
+/**
+ * A store or server cut off by the network answers nothing until TCP gives up (minutes): /health must
+ * still answer, so an unanswered question counts as unknown after `ms`.
+ */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  void promise.catch(() => {});
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -123,6 +123,8 @@ export class ServiceHealth implements ProjectionSource {
     const { events, reads, projector, staleWrites } = this.deps;
     const timeout = this.deps.probeTimeoutMs ?? 2000;
     const accounts = this.deps.accounts;
+    // Asked alongside the stores, not after them: cut off from everything, /health still answers within one probe time-out or so.
+    const announcing = announcementReports(this.deps.notifier, projector?.announcers ?? [], reads, events, timeout);
     const [checkpoint, lease, parked, writes, accountStore] = await Promise.all([
       settle(reads.checkpoint(FILTERS_PROJECTION), timeout),
       settle(reads.leaseHolder(FILTERS_LEASE), timeout),
@@ -158,7 +160,7 @@ export class ServiceHealth implements ProjectionSource {
     }
     const stale = checkpoint.ok ? staleWrites.outstanding(checkpoint.value) : null;
     if (stale) problems.push({ reason: 'write_not_visible', ...stale });
-    const announcements = await announcementReports(this.deps.notifier, projector?.announcers ?? [], reads, events);
+    const announcements = await announcing;
 
     return {
       status: problems.length > 0 ? 'unavailable' : announcements.some(isDegraded) ? 'degraded' : 'ok',

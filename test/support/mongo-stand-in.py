@@ -7,6 +7,7 @@ updates, upserts and duplicate-key handling run in CI; it proves nothing about a
 behaviour beyond what mongomock imitates. Prints the port it listens on, then serves until killed.
 """
 import datetime
+import os
 import sys
 import threading
 
@@ -234,6 +235,10 @@ def handle(request):
 
 server = MockupDB(port=0, auto_ismaster=False)
 server.autoresponds(Matcher(), handle)
+# Tests across network namespaces (test/support/test-hosts.ts) serve on a host's address, not loopback;
+# MockupDB takes no address of its own, so the one run() binds is set here.
+if os.environ.get('MONGO_STAND_IN_HOST'):
+    server._address = (os.environ['MONGO_STAND_IN_HOST'], 0)
 port = server.run()
 print(port, flush=True)
 threading.Event().wait() if sys.stdin is None else sys.stdin.read()

@@ -48,9 +48,13 @@ export class NodeProcess {
     child.stderr!.on('data', (chunk: Buffer) => this.lines.push({ msg: `stderr: ${chunk.toString()}` }));
   }
 
-  /** Starts a script from the project root with the given environment on top of this one. */
-  static start(script: string, env: Record<string, string>): NodeProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  /**
+   * Starts a script from the project root with the given environment on top of this one; `via` is put
+   * before the command (a test host's `ip netns exec <name>`, which execs node: signals still reach it).
+   */
+  static start(script: string, env: Record<string, string>, via: readonly string[] = []): NodeProcess {
+    const command = [...via, process.execPath, '--import', 'tsx', script];
+    const child = spawn(command[0]!, command.slice(1), {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -95,7 +95,13 @@ export class LeasedProjector implements CatchUp {
     this.stopped = false;
     await this.renew();
     if (this.options.autoRenew === false) return;
-    this.timer = setInterval(() => void this.tick(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    this.timer = setInterval(
+      () => {
+        this.expireUnrenewed();
+        void this.tick();
+      },
+      Math.max(100, Math.floor(this.options.leaseMs / 3)),
+    );
     this.timer.unref();
   }
 
@@ -166,6 +172,17 @@ export class LeasedProjector implements CatchUp {
       this.options.logger.warn({ owner: this.owner }, 'projector lease lost; stopping projection');
       await this.stopProjector();
     }
+  }
+
+  /**
+   * A renewal that gets no answer (the store cut off by the network) neither fails nor succeeds until TCP
+   * gives up, minutes later: once the lease may have run out, stop projecting and claiming to lead without
+   * waiting for it. What the stopped step still has in flight is refused by the fence when it arrives.
+   */
+  private expireUnrenewed(): void {
+    if (!this.projector || this.holdsLease()) return;
+    this.options.logger.warn({ owner: this.owner }, 'projector lease renewal unanswered until the lease may have expired; stopping projection');
+    void this.stopProjector();
   }
 
   /** A process killed on this host cannot renew or give back its lease: waiting for it to expire helps nobody. */
