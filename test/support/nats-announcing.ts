@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../../src/shared/logger.ts';
 import { waitUntil } from './wait-until.ts';
 import { subscribeDurably, type TimelineChange } from './durable-timeline-subscriber.ts';
 
-export const TEST_STREAM = { name: 'CONTENT_FILTERS_TIMELINE', maxAgeMs: 3600_000, storage: 'file' } as const;
+export const TEST_STREAM = { name: 'CONTENT_FILTERS_TIMELINE', maxAgeMs: 3600_000, storage: 'file', replicas: 1 } as const;
 
 /** The service's NATS notifier on `url`, as stores.ts makes it. */
 export function natsNotifier(url: string, logger: Logger = silentLogger): NatsNotifier {
