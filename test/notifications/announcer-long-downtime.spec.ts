@@ -118,4 +118,35 @@ describe("The announcer after a downtime longer than JetStream's duplicate windo
       await nats.stop();
     }
   });
+
+  it("skips nothing when the stream's last message is another log's (a log started afresh, another deployment)", async () => {
+    const nats = await OwnNatsServer.start();
+    const notifier = natsNotifier(nats.url);
+    const logs = [scratchDir(), scratchDir()].map((dir) => ({ events: SqliteEventStore.inDataDir(dir), reads: SqliteReadStore.inDataDir(dir) }));
+    try {
+      const announce = async ({ events, reads }: (typeof logs)[number], commits: number) => {
+        const accountId = newId();
+        let last = 0n;
+        for (let i = 0; i < commits; i += 1) {
+          const filterId = newId();
+          last = (await events.appendToStream(filterStream(filterId), filterCommit(accountId, filterId), 'no_stream')).position;
+        }
+        await reads.advanceCheckpoint({ projection: FILTERS_PROJECTION, position: last });
+        await reads.markAnnounced('nats', null);
+        const announcer = new Announcer(events, reads, notifier);
+        await announcer.start();
+        await announcer.announced(last);
+        await announcer.stop();
+      };
+      // The older log reached further positions than the new one will: its last message is past them all.
+      await announce(logs[0]!, 8);
+      await announce(logs[1]!, 3);
+      const contents = await streamContents(nats.url, 11);
+      assert.equal(contents.length, 11, "the new log's three commits are in the stream besides the older eight");
+    } finally {
+      await notifier.close();
+      await Promise.all(logs.flatMap(({ events, reads }) => [events.close(), reads.close()]));
+      await nats.stop();
+    }
+  });
 });
