@@ -14,6 +14,11 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'NATS_STREAM', fallback: 'CONTENT_FILTERS_TIMELINE', meaning: 'JetStream stream keeping timeline.* (created when absent, left alone when present)' },
   { name: 'NATS_STREAM_MAX_AGE_S', fallback: '604800', meaning: 'seconds the stream keeps an announcement (7 days)' },
   { name: 'NATS_STREAM_STORAGE', fallback: 'file', meaning: 'file or memory: where the stream keeps its messages' },
+  {
+    name: 'NATS_STREAM_REPLICAS',
+    fallback: '1',
+    meaning: 'copies of the stream on a NATS cluster, 1 to 5 (3 survives one server lost); set on a present stream too',
+  },
   { name: 'REDIS_URL', fallback: 'unset', meaning: "also publish filters_changed on Mastodon's Redis channels" },
   { name: 'REDIS_NAMESPACE', fallback: 'unset', meaning: "Mastodon's REDIS_NAMESPACE, a prefix for those channels" },
   { name: 'EVENTSTORE_URL', fallback: 'unset', meaning: 'keep the event log in EventStoreDB, e.g. esdb://localhost:2113?tls=false' },

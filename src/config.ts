@@ -86,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       name: settings.matching('NATS_STREAM', 'CONTENT_FILTERS_TIMELINE', /^[A-Za-z0-9_-]{1,64}$/, 'a JetStream stream name (letters, digits, _ and -)'),
       maxAgeMs: settings.integer('NATS_STREAM_MAX_AGE_S', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600) * 1000,
       storage: settings.oneOf('NATS_STREAM_STORAGE', 'file', ['file', 'memory'] as const),
+      // JetStream allows 1 to 5 replicas (nats-server's StreamMaxReplicas); more than 1 needs a cluster.
+      replicas: settings.integer('NATS_STREAM_REPLICAS', 1, 1, 5),
     },
     redisUrl: settings.optional('REDIS_URL'),
     redisNamespace: settings.optional('REDIS_NAMESPACE'),

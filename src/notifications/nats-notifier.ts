@@ -8,11 +8,12 @@ import {
   POSITION_HEADER,
   timelineSubject,
   type Announcement,
+  type HeldAnnouncement,
   type Notifier,
   type NotifierState,
   type PublishOutcome,
 } from './notifier.ts';
-import { checkTimelineStream, type TimelineStreamSettings } from './timeline-stream.ts';
+import { checkTimelineStream, TIMELINE_SUBJECTS, type TimelineStreamSettings } from './timeline-stream.ts';
 
 export { NotifierUnavailableError };
 
@@ -20,13 +21,16 @@ export { NotifierUnavailableError };
 export type NatsDelivery = 'unknown' | 'jetstream' | 'core';
 
 const PUBLISH_TIMEOUT_MS = 5000;
+/** nats-server's JSNoMessageFoundErr: the stream holds no message on those subjects. */
+const NO_MESSAGE_FOUND = 10037;
 /** nats.js's code for a server without JetStream (ErrorCode.JetStreamNotEnabled). */
 const JETSTREAM_NOT_ENABLED = '503';
 
 /**
  * Announces on `timeline.<account_id>`. Where the server has JetStream, through a stream that captures
- * `timeline.*` (created when absent, checked and left alone when present), with the commit's message id,
- * so a re-publish inside the duplicate window is dropped and each change is in the stream once; core
+ * `timeline.*` (created when absent, checked and left alone when present), with the commit's message id
+ * (a re-publish inside the duplicate window is dropped) and position (`lastHeld` tells the announcer what
+ * the stream holds, so it re-publishes nothing the stream has, however late); core
  * subscribers receive the same message. Without JetStream, a core publish confirmed by a flush. Either
  * way `announce` resolves only once the server has the message.
  */
@@ -75,6 +79,32 @@ export class NatsNotifier implements Notifier {
       this.preparing = null;
       throw new NotifierUnavailableError(`NATS publish failed: ${(error as Error).message}`, { cause: error });
     }
+  }
+
+  /**
+   * The stream's last message (on any account's subject): the announcer publishes in log order, so it
+   * is the furthest announcement the stream holds. Asked of the stream leader, so after a failover it is
+   * what the new leader has, including a publish whose acknowledgement was lost.
+   */
+  async lastHeld(): Promise<HeldAnnouncement | null> {
+    const connection = this.link.connection;
+    if (!connection || this.link.state() !== 'connected') throw new NotifierUnavailableError(`NATS is ${this.link.state()}`);
+    this.preparing ??= this.prepare(connection);
+    await this.preparing;
+    if (!this.js) return null;
+    let message;
+    try {
+      message = await (await connection.jetstreamManager()).streams.getMessage(this.stream.name, { last_by_subj: TIMELINE_SUBJECTS });
+    } catch (error) {
+      if ((error as { api_error?: { err_code?: number } }).api_error?.err_code === NO_MESSAGE_FOUND) return null;
+      this.preparing = null;
+      throw new NotifierUnavailableError(`NATS did not say what the stream holds: ${(error as Error).message}`, { cause: error });
+    }
+    const position = message.header.get(POSITION_HEADER);
+    const messageId = message.header.get(MESSAGE_ID_HEADER);
+    // Another publisher's message on timeline.*: it says nothing about ours.
+    if (!/^\d+$/.test(position) || messageId === '') return null;
+    return { messageId, position: BigInt(position) };
   }
 
   state(): NotifierState {

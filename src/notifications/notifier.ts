@@ -19,7 +19,16 @@ export interface Announcement {
   readonly position: bigint;
 }
 
-/** `duplicate`: the transport already had this message id (a re-publish after a crash) and dropped it. */
+/** What a transport says it keeps last: the headers of the announcement it holds. */
+export interface HeldAnnouncement {
+  readonly messageId: string;
+  readonly position: bigint;
+}
+
+/**
+ * `duplicate`: the transport already had this commit (a re-publish after a crash): JetStream dropped it
+ * by its message id, or the announcer saw it in the stream and did not publish it again.
+ */
 export type PublishOutcome = 'published' | 'duplicate';
 
 /**
@@ -40,6 +49,11 @@ export interface Notifier {
   announce(announcement: Announcement): Promise<PublishOutcome>;
   /** Where announcements go right now; a notifier without one is taken as in-process. */
   state?(): NotifierState;
+  /**
+   * The last announcement the transport keeps (JetStream: the stream's last message), or null when it
+   * keeps none; a transport that keeps nothing (core NATS, Redis) leaves it out. Asked fresh each time.
+   */
+  lastHeld?(): Promise<HeldAnnouncement | null>;
   /** Extra facts for /health (NATS: whether JetStream keeps the stream). */
   details?(): Record<string, unknown>;
   close(): Promise<void>;

@@ -65,6 +65,12 @@ describe('Settings', () => {
     assert.throws(() => loadConfig({ NATS_STREAM: 'a.b' }), /NATS_STREAM must be a JetStream stream name/);
     assert.throws(() => loadConfig({ NATS_STREAM_STORAGE: 'disk' }), bad('NATS_STREAM_STORAGE', 'NATS_STREAM_STORAGE must be one of file, memory, got disk'));
     assert.throws(() => loadConfig({ NATS_STREAM_MAX_AGE_S: '0' }), /NATS_STREAM_MAX_AGE_S must be an integer from 1/);
+    assert.throws(() => loadConfig({ NATS_STREAM_REPLICAS: '0' }), bad('NATS_STREAM_REPLICAS', 'NATS_STREAM_REPLICAS must be an integer from 1 to 5, got 0'));
+    assert.throws(
+      () => loadConfig({ NATS_STREAM_REPLICAS: 'three' }),
+      bad('NATS_STREAM_REPLICAS', 'NATS_STREAM_REPLICAS must be an integer from 1 to 5, got three'),
+    );
+    assert.equal(loadConfig({ NATS_STREAM_REPLICAS: '3' }).natsStream.replicas, 3);
     assert.throws(() => loadConfig({ PROJECTOR_LEASE_MS: '5' }), bad('PROJECTOR_LEASE_MS', 'PROJECTOR_LEASE_MS must be an integer from 300 to 600000, got 5'));
     assert.throws(
       () => loadRpcConfig({ LOG_LEVEL: 'verbose' }),
@@ -86,7 +92,7 @@ describe('Settings', () => {
       natsToken: undefined,
       natsCreds: undefined,
       natsTlsCa: undefined,
-      natsStream: { name: 'CONTENT_FILTERS_TIMELINE', maxAgeMs: 7 * 24 * 3600 * 1000, storage: 'file' },
+      natsStream: { name: 'CONTENT_FILTERS_TIMELINE', maxAgeMs: 7 * 24 * 3600 * 1000, storage: 'file', replicas: 1 },
       logLevel: 'info',
       eventStoreUrl: undefined,
       mongodbUrl: undefined,

@@ -2,14 +2,16 @@ import { connect, type NatsConnection } from 'nats';
 import { natsLink } from '../../src/notifications/nats-connection.ts';
 import { NatsNotifier } from '../../src/notifications/nats-notifier.ts';
 import { silentLogger, type Logger } from '../../src/shared/logger.ts';
+import type { TimelineStreamSettings } from '../../src/notifications/timeline-stream.ts';
 import { waitUntil } from './wait-until.ts';
 import { subscribeDurably, type TimelineChange } from './durable-timeline-subscriber.ts';
 
-export const TEST_STREAM = { name: 'CONTENT_FILTERS_TIMELINE', maxAgeMs: 3600_000, storage: 'file' } as const;
+export const TEST_STREAM = { name: 'CONTENT_FILTERS_TIMELINE', maxAgeMs: 3600_000, storage: 'file', replicas: 1 } as const;
 
 /** The service's NATS notifier on `url`, as stores.ts makes it. */
-export function natsNotifier(url: string, logger: Logger = silentLogger): NatsNotifier {
-  return new NatsNotifier(natsLink(url, { name: 'content-filters-test', logger, reconnectTimeWaitMs: 100 }), TEST_STREAM, logger);
+export function natsNotifier(url: string | string[], logger: Logger = silentLogger, stream: TimelineStreamSettings = TEST_STREAM): NatsNotifier {
+  const servers = Array.isArray(url) ? url.join(',') : url;
+  return new NatsNotifier(natsLink(servers, { name: 'content-filters-test', logger, reconnectTimeWaitMs: 100 }), stream, logger);
 }
 
 /** Everything in the stream from its first message, read by a fresh durable consumer once `count` arrived. */

@@ -9,6 +9,9 @@ export interface CommitCarry {
   parked: boolean;
 }
 
+/** The message id of the commit that `event` ends: the same on every re-publish, unique across commits. */
+export const announcementId = (event: RecordedEvent): string => `filters_changed-${event.eventId}`;
+
 /**
  * The announcements a page of the log asks for: one per commit of filter events (a request that changed
  * an account's filters), at its last event, in log order. A refused or no-op request appended nothing,
@@ -33,7 +36,7 @@ export function announcementsIn(
     if (parked || typeof metadata?.accountId !== 'string') continue;
     // A type or version this release cannot read changed nothing the read models show.
     if (readFilterEvent(event) === null) continue;
-    announcements.push({ accountId: metadata.accountId, messageId: `filters_changed-${event.eventId}`, position: event.position });
+    announcements.push({ accountId: metadata.accountId, messageId: announcementId(event), position: event.position });
   }
   carry.parked = parkedInCommit;
   return announcements;

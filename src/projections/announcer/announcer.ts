@@ -5,6 +5,7 @@ import { FILTERS_PROJECTION } from '../runtime/filter-projector.ts';
 import type { AnnouncedPositions } from '../stores/announced-positions.ts';
 import type { ReadStore } from '../stores/read-store.ts';
 import { announcementsIn, type CommitCarry } from './announcements-in.ts';
+import { heldBeyond } from './held-announcements.ts';
 
 /** What metrics count; the process wires it to its registry. */
 export interface AnnouncerObserver {
@@ -33,9 +34,12 @@ const defaultRetry = (failures: number) => Math.min(2000, 50 * 2 ** Math.max(0, 
  * The outbox pattern with the log as the outbox: reads the log from its own stored checkpoint, never
  * past the read models' checkpoint (so a subscriber that refetches sees the change), and hands one
  * transport one announcement per changing commit, in log order. The checkpoint moves only past what the
- * transport confirmed, so a crash or an outage of any length delays announcements and loses none; a
- * crash between a confirmed publish and the stored checkpoint re-publishes with the same message id,
- * which JetStream drops.
+ * transport confirmed, so a crash or an outage of any length delays announcements and loses none. What
+ * was published after the stored checkpoint (a crash before it was stored, a publish whose confirmation
+ * was lost) is not published again: after a start and after every failure, before publishing, the
+ * announcer asks the transport what it holds last (`heldBeyond`) and skips the commits up to there, so
+ * no downtime, however long, duplicates a commit in the stream; JetStream's duplicate window (the same
+ * message id) is a second guard only.
  */
 export class Announcer {
   /** Confirmed by the transport up to here (the stored checkpoint may trail it by one page). */
@@ -50,6 +54,10 @@ export class Announcer {
   private waiters: { position: bigint; resolve: () => void }[] = [];
   /** The read models' checkpoint can stop inside a commit (after parking an event of it). */
   private carry: CommitCarry = { parked: false };
+  /** Set at start and by every failure: look at what the transport holds before publishing again. */
+  private unsure = true;
+  /** Commits up to here are in the transport already: counted as duplicates, not published. */
+  private heldUpTo: bigint | null = null;
   private readonly logger: Logger;
   private readonly observer: AnnouncerObserver;
 
@@ -119,6 +127,7 @@ export class Announcer {
         worked = await this.step();
         this.failures = 0;
       } catch (error) {
+        this.unsure = true;
         this.failed(error);
         await this.persist().catch(() => {});
         await this.pause((this.options.retryDelayMs ?? defaultRetry)(this.failures), false);
@@ -139,13 +148,15 @@ export class Announcer {
     const last = page.at(-1);
     if (!last) return this.skipScanned(read.scannedTo, upTo);
     const parked = await this.parkedPositions();
+    if (this.unsure) await this.learnHeld();
     const carry = { ...this.carry };
     for (const announcement of announcementsIn(page, parked, carry)) {
       if (!this.running || !(this.options.mayAnnounce?.() ?? true)) {
         await this.persist();
         return false;
       }
-      const outcome = await this.notifier.announce(announcement);
+      const held = this.heldUpTo !== null && announcement.position <= this.heldUpTo;
+      const outcome = held ? 'duplicate' : await this.notifier.announce(announcement);
       this.observer.published(this.channel, outcome);
       this.moved(announcement.position);
     }
@@ -167,6 +178,24 @@ export class Announcer {
     this.moved(to);
     await this.persist();
     return false;
+  }
+
+  /** What the transport holds beyond our checkpoint: those commits are not published again. */
+  private async learnHeld(): Promise<void> {
+    const held = await heldBeyond(this.events, this.notifier, this.position);
+    this.unsure = false;
+    this.heldUpTo = held.kind === 'ours' ? held.position : null;
+    if (held.kind === 'ours')
+      this.logger.info(
+        { from: this.position?.toString() ?? 'start', heldUpTo: held.position.toString() },
+        'the stream holds these already: not published again',
+      );
+    if (held.kind === 'foreign') {
+      this.logger.warn(
+        { position: held.held.position.toString(), messageId: held.held.messageId },
+        "the stream's last message is no commit of this log (another deployment's stream?): re-publishing relies on the duplicate window alone",
+      );
+    }
   }
 
   /** Commits the projection parked are not shown by the read models: nothing to announce for them. */
