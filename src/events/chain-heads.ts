@@ -1,4 +1,3 @@
-import type { Config } from '../config.ts';
 import type { ChainHead } from './event-chain.ts';
 import { storePath } from '../shared/store-files.ts';
 
@@ -8,7 +7,13 @@ export interface ChainHeads {
   close(): Promise<void>;
 }
 
-export async function openChainHeads(config: Config): Promise<ChainHeads | null> {
+/** The settings it needs, named here: the events layer does not import the process's settings (config.ts). */
+export interface ChainHeadsSettings {
+  readonly eventStoreUrl: string | undefined;
+  readonly dataDir: string;
+}
+
+export async function openChainHeads(config: ChainHeadsSettings): Promise<ChainHeads | null> {
   if (config.eventStoreUrl) {
     const { EsdbChainSource } = await import('./esdb-chain-source.ts');
     return EsdbChainSource.connect(config.eventStoreUrl);
