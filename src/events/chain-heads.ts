@@ -1,4 +1,5 @@
 import type { ChainHead } from './event-chain.ts';
+import { retryWhileBusy } from '../shared/sqlite-busy.ts';
 import { storePath } from '../shared/store-files.ts';
 
 /** Where the service reads the head it logs (chain-head-log.ts); null for a store with no log chain head. */
@@ -19,6 +20,7 @@ export async function openChainHeads(config: ChainHeadsSettings): Promise<ChainH
     return EsdbChainSource.connect(config.eventStoreUrl);
   }
   const { SqliteChainSource } = await import('./sqlite-chain-source.ts');
-  const source = new SqliteChainSource(storePath(config.dataDir, 'events'));
-  return { head: async () => source.head(), close: async () => source.close() };
+  // A connection of the main thread: the main thread's SQLite policy (sqlite-busy.ts), no 5 s busy wait.
+  const source = new SqliteChainSource(storePath(config.dataDir, 'events'), undefined, 'main-thread');
+  return { head: () => retryWhileBusy(() => source.head()), close: async () => source.close() };
 }
