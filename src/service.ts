@@ -20,7 +20,7 @@ import { NatsMatchResponder } from './notifications/nats-match-responder.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import { LeasedProjector } from './projections/runtime/leased-projector.ts';
 import { recordingStaleWrites, StaleWrites } from './projections/runtime/stale-writes.ts';
-import { CheckpointCatchUp } from './projections/runtime/stored-checkpoint-catch-up.ts';
+import { ReadYourWrites } from './projections/runtime/read-your-writes.ts';
 import type { ManagedReadStore } from './projections/stores/managed-read-store.ts';
 import type { Logger } from './shared/logger.ts';
 import { leaseWorkerNumber } from './shared/worker-numbers.ts';
@@ -173,7 +173,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
       })
     : null;
   const staleWrites = new StaleWrites();
-  const catchUp = recordingStaleWrites(projector ?? new CheckpointCatchUp(stores.reads), staleWrites, () => readYourWritesTimeouts.inc());
+  const catchUp = recordingStaleWrites(projector ?? new ReadYourWrites(stores.reads), staleWrites, () => readYourWritesTimeouts.inc());
   const health = new ServiceHealth({ ...stores, projector, staleWrites, maxLagMs: config.projectorMaxLagMs });
   const app = createApp({
     ...stores,

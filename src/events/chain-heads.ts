@@ -1,5 +1,5 @@
-import type { Config } from '../config.ts';
 import type { ChainHead } from './event-chain.ts';
+import { retryWhileBusy } from '../shared/sqlite-busy.ts';
 import { storePath } from '../shared/store-files.ts';
 
 /** Where the service reads the head it logs (chain-head-log.ts); null for a store with no log chain head. */
@@ -8,12 +8,19 @@ export interface ChainHeads {
   close(): Promise<void>;
 }
 
-export async function openChainHeads(config: Config): Promise<ChainHeads | null> {
+/** The settings it needs, named here: the events layer does not import the process's settings (config.ts). */
+export interface ChainHeadsSettings {
+  readonly eventStoreUrl: string | undefined;
+  readonly dataDir: string;
+}
+
+export async function openChainHeads(config: ChainHeadsSettings): Promise<ChainHeads | null> {
   if (config.eventStoreUrl) {
     const { EsdbChainSource } = await import('./esdb-chain-source.ts');
     return EsdbChainSource.connect(config.eventStoreUrl);
   }
   const { SqliteChainSource } = await import('./sqlite-chain-source.ts');
-  const source = new SqliteChainSource(storePath(config.dataDir, 'events'));
-  return { head: async () => source.head(), close: async () => source.close() };
+  // A connection of the main thread: the main thread's SQLite policy (sqlite-busy.ts), no 5 s busy wait.
+  const source = new SqliteChainSource(storePath(config.dataDir, 'events'), undefined, 'main-thread');
+  return { head: () => retryWhileBusy(() => source.head()), close: async () => source.close() };
 }

@@ -1,4 +1,4 @@
-import { openSqlite, statementCache, type SqliteDatabase } from '../shared/sqlite.ts';
+import { openSqlite, statementCache, type BusyWait, type SqliteDatabase } from '../shared/sqlite.ts';
 import type { ChainedEvent, ChainSource } from './chain-verify.ts';
 import type { ChainHead } from './event-chain.ts';
 import { accountIndexMismatch } from './sqlite-account-index-check.ts';
@@ -50,8 +50,10 @@ export class SqliteChainSource implements ChainSource {
   constructor(
     path: string,
     private readonly range: { readonly after: bigint; readonly through: bigint | null } = { after: 0n, through: null },
+    /** `main-thread` for the service's head reader, whose calls then go through retryWhileBusy; `blocking` for verify. */
+    busyWait: BusyWait = 'blocking',
   ) {
-    this.db = openSqlite(path, eventsSchema);
+    this.db = openSqlite(path, eventsSchema, 'full', busyWait);
     this.sql = statementCache(this.db);
   }
 

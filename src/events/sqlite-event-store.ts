@@ -23,6 +23,7 @@ import {
   type RecordedEvent,
 } from './event-store.ts';
 import { storePath } from '../shared/store-files.ts';
+import { ChangeSignal } from '../shared/change-signal.ts';
 
 /** Reads on the main connection: a busy file is retried without blocking, then reported as unavailable. */
 async function reading<T>(call: () => T): Promise<T> {
@@ -47,7 +48,7 @@ async function reading<T>(call: () => T): Promise<T> {
 export class SqliteEventStore implements EventStore, AccountStreams, HistoryText {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
-  private readonly listeners = new Set<() => void>();
+  private readonly appended = new ChangeSignal({ start: () => this.startPolling(), stop: () => this.stopPolling() });
   private stopWatching: (() => void) | undefined;
   private dataVersion = 0;
   private readonly writer: SqliteWriter;
@@ -116,12 +117,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
   }
 
   onAppend(listener: () => void): () => void {
-    this.listeners.add(listener);
-    this.startPolling();
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.stopPolling();
-    };
+    return this.appended.listen(listener);
   }
 
   /** Write transactions committed by this connection so far: each is one fsync, whatever it holds. */
@@ -152,7 +148,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
   async close(): Promise<void> {
     this.closed = true;
     this.stopPolling();
-    this.listeners.clear();
+    this.appended.clear();
     // Appends already made are answered first: the writer takes requests in order.
     await this.writer.close();
     if (this.db.open) this.db.close();
@@ -191,7 +187,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
   }
 
   private notify(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.appended.notify();
   }
 
   /**

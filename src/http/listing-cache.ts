@@ -1,4 +1,5 @@
 import type { ReadStore } from '../projections/stores/read-store.ts';
+import { BoundedCache } from '../shared/bounded-cache.ts';
 import { filterJson, v1FilterJson } from './serializers.ts';
 
 export type ListingKind = 'v2' | 'v1';
@@ -8,7 +9,7 @@ interface Listing {
   readonly body: Buffer;
 }
 
-/** Enough for thousands of accounts' listings; past it everything is dropped and built again on demand. */
+/** Enough for thousands of accounts' listings; past it the least recently asked for are dropped and built again on demand. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -18,37 +19,27 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * never kept under a stamp newer than what it shows; a store that cannot give a stamp is read every time.
  */
 export class ListingCache {
-  private readonly listings = new Map<string, Listing>();
-  private bytes = 0;
+  private readonly listings: BoundedCache<string, Listing>;
 
   constructor(
     private readonly reads: ReadStore,
     private readonly kind: ListingKind,
-    private readonly maxBytes = MAX_BYTES,
-  ) {}
+    maxBytes = MAX_BYTES,
+  ) {
+    this.listings = new BoundedCache({ entries: Infinity, weight: maxBytes });
+  }
 
   async listing(accountId: string): Promise<Buffer> {
     const stamp = this.reads.changeStamp();
     const kept = stamp === null ? undefined : this.listings.get(accountId);
     if (kept && kept.stamp === stamp) return kept.body;
     const body = Buffer.from(JSON.stringify(await this.build(accountId)));
-    if (stamp !== null) this.keep(accountId, { stamp, body });
+    if (stamp !== null) this.listings.set(accountId, { stamp, body }, body.length);
     return body;
   }
 
   private async build(accountId: string): Promise<unknown[]> {
     if (this.kind === 'v2') return (await this.reads.listFilters(accountId)).map(filterJson);
     return (await this.reads.listV1Filters(accountId)).map(v1FilterJson);
-  }
-
-  private keep(accountId: string, listing: Listing): void {
-    const replaced = this.listings.get(accountId);
-    if (replaced) this.bytes -= replaced.body.length;
-    if (this.bytes + listing.body.length > this.maxBytes) {
-      this.listings.clear();
-      this.bytes = 0;
-    }
-    this.listings.set(accountId, listing);
-    this.bytes += listing.body.length;
   }
 }

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../shared/bounded-cache.ts';
 import { CompiledFilters, type MatchableFilter, type MatchOptions } from './compiled-filters.ts';
 import type { FilterResult } from './filter-result.ts';
 import type { MatchRequest, MatchResponse } from './match-request.ts';
@@ -42,10 +43,9 @@ const MATCH_SLICE_MS = 8;
  * up other requests.
  */
 export class AccountMatchers {
-  private readonly entries = new Map<string, Entry>();
+  /** Weighed in CompiledFilters.size units; least recently used first out. */
+  private readonly entries: BoundedCache<string, Entry>;
   private readonly building = new Map<string, Promise<Entry>>();
-  private size = 0;
-  private readonly maxSize: number;
   private readonly maxEntrySize: number;
   private readonly now: () => number;
 
@@ -53,8 +53,9 @@ export class AccountMatchers {
     private readonly source: FilterSource,
     options: AccountMatchersOptions = {},
   ) {
-    this.maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
-    this.maxEntrySize = options.maxEntrySize ?? Math.floor(this.maxSize / 4);
+    const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
+    this.entries = new BoundedCache({ entries: Infinity, weight: maxSize });
+    this.maxEntrySize = options.maxEntrySize ?? Math.floor(maxSize / 4);
     this.now = options.now ?? Date.now;
   }
 
@@ -69,12 +70,7 @@ export class AccountMatchers {
   async matcherFor(accountId: string): Promise<CompiledFilters> {
     const version = await this.source.filtersVersion(accountId);
     const cached = this.entries.get(accountId);
-    if (cached && cached.version === version) {
-      // Map order is the LRU order: a hit moves the account to the end.
-      this.entries.delete(accountId);
-      this.entries.set(accountId, cached);
-      return cached.matcher;
-    }
+    if (cached && cached.version === version) return cached.matcher;
     const key = `${accountId}@${version}`;
     let pending = this.building.get(key);
     if (!pending) {
@@ -93,28 +89,9 @@ export class AccountMatchers {
     // Read after the version: the filters are at least as new as the version they are cached under.
     const filters = await this.source.listFilters(accountId);
     const entry = { version, matcher: await CompiledFilters.compileInSlices(filters, this.now()) };
-    if (entry.matcher.size <= this.maxEntrySize) this.store(accountId, entry);
-    else this.forget(accountId);
+    if (entry.matcher.size <= this.maxEntrySize) this.entries.set(accountId, entry, entry.matcher.size);
+    else this.entries.delete(accountId);
     return entry;
-  }
-
-  private forget(accountId: string): void {
-    const previous = this.entries.get(accountId);
-    if (previous) {
-      this.entries.delete(accountId);
-      this.size -= previous.matcher.size;
-    }
-  }
-
-  private store(accountId: string, entry: Entry): void {
-    this.forget(accountId);
-    this.entries.set(accountId, entry);
-    this.size += entry.matcher.size;
-    for (const [oldest, old] of this.entries) {
-      if (this.size <= this.maxSize || oldest === accountId) break;
-      this.entries.delete(oldest);
-      this.size -= old.matcher.size;
-    }
   }
 }
 

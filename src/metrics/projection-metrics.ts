@@ -1,5 +1,5 @@
 import { Counter, Gauge } from 'prom-client';
-import { natsPublishFailures, registry } from './metrics.ts';
+import { registry } from './metrics.ts';
 
 export const projectorStepFailures = new Counter({
   name: 'projector_step_failures_total',
@@ -109,5 +109,4 @@ new Gauge({
 export const projectionMetrics = {
   stepFailed: (stage: 'read' | 'apply') => projectorStepFailures.inc({ stage }),
   eventsParked: (count: number) => projectorParkedEvents.inc(count),
-  announceFailed: () => natsPublishFailures.inc(),
 };

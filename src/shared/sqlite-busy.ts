@@ -25,17 +25,21 @@ export function isSqliteUnavailable(error: unknown): boolean {
   return typeof code === 'string' && UNAVAILABLE.test(code);
 }
 
-function isBusy(error: unknown): boolean {
+/** SQLITE_BUSY and its extended codes: another connection holds the lock; trying again later may work. */
+export function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 /**
- * Runs a synchronous SQLite call; while it fails with SQLITE_BUSY, tries again after a pause growing from
- * 1 ms to 100 ms, until `limitMs` has passed. `call` must be safe to run again when it throws: one
- * statement, one better-sqlite3 transaction (which rolls back), or steps that are idempotent.
+ * The one policy of every SQLite connection of the main thread: opened with `openSqlite(..., 'main-thread')`
+ * (SQLite itself waits MAIN_THREAD_BUSY_TIMEOUT_MS at most), and each call run here: while it fails with
+ * SQLITE_BUSY, tried again after a pause growing from 1 ms to `maxPauseMs` (100 ms; the read models' live
+ * writes use a few, so a freed lock is taken at once), until `limitMs` has passed. `call` must be safe to
+ * run again when it throws: one statement, one better-sqlite3 transaction (which rolls back), or steps
+ * that are idempotent.
  */
-export async function retryWhileBusy<T>(call: () => T | Promise<T>, limitMs = BUSY_RETRY_LIMIT_MS): Promise<T> {
+export async function retryWhileBusy<T>(call: () => T | Promise<T>, limitMs = BUSY_RETRY_LIMIT_MS, maxPauseMs = 100): Promise<T> {
   const deadline = Date.now() + limitMs;
   let wait = 1;
   for (;;) {
@@ -45,7 +49,7 @@ export async function retryWhileBusy<T>(call: () => T | Promise<T>, limitMs = BU
       if (!isBusy(error) || Date.now() >= deadline) throw error;
     }
     await pause(wait);
-    wait = Math.min(wait * 2, 100);
+    wait = Math.min(wait * 2, maxPauseMs);
   }
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { accountWithPassword, approve, CALLBACK, codeOf, registerApp } from '../support/oauth-flow.ts';
+import { accountWithPassword, authorizationCodeToken, clientCredentials, clientCredentialsToken, registerApp } from '../support/oauth-flow.ts';
 import { runCli } from '../support/run-cli.ts';
 import { TestServer } from '../support/test-server.ts';
 
@@ -21,13 +21,8 @@ describe('CLI: app list, app revoke, and the app in token list', function () {
   it('lists apps without secrets, shows which app a token is for, and revoking an app ends its tokens and its sign-ins', async () => {
     const cli = (...args: string[]) => runCli(args, { DATA_DIR: server.service.stores.dataDir });
     const [app, user] = [await registerApp(server), await accountWithPassword(server)];
-    const code = codeOf(await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope: 'read write' }, user));
-    const form = (fields: Record<string, string>) => ({
-      form: new URLSearchParams({ client_id: app.client_id, client_secret: app.client_secret, ...fields }).toString(),
-    });
-    const token = (await server.request('POST', '/oauth/token', form({ grant_type: 'authorization_code', redirect_uri: CALLBACK, code }))).body
-      .access_token as string;
-    const appToken = (await server.request('POST', '/oauth/token', form({ grant_type: 'client_credentials' }))).body.access_token as string;
+    const token = await authorizationCodeToken(server, app, user);
+    const appToken = await clientCredentialsToken(server, app);
 
     const listed = await cli('app', 'list');
     assert.equal(listed.code, 0, listed.stderr);
@@ -44,7 +39,7 @@ describe('CLI: app list, app revoke, and the app in token list', function () {
     assert.deepEqual([revoked.code, revoked.stderr], [0, 'revoked, with 1 account token(s)\n']);
     assert.equal((await server.request('GET', '/api/v2/filters', { token })).status, 401);
     assert.equal((await server.request('GET', '/api/v1/apps/verify_credentials', { token: appToken })).status, 401);
-    const again = await server.request('POST', '/oauth/token', form({ grant_type: 'client_credentials' }));
+    const again = await clientCredentials(server, app);
     assert.deepEqual([again.status, again.body.error], [401, 'invalid_client']);
     assert.deepEqual((await cli('app', 'revoke', app.id)).stderr, `error: no active app ${app.id}\n`);
   });

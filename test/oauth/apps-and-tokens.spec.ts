@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createOAuthAPIClient, createRestAPIClient } from 'masto';
-import { accountWithPassword, approve, CALLBACK, codeOf, registerApp } from '../support/oauth-flow.ts';
+import { accountWithPassword, approve, CALLBACK, clientCredentials as clientCredentialsOf, codeOf, exchangeCode, registerApp } from '../support/oauth-flow.ts';
 import { TestServer } from '../support/test-server.ts';
 
 describe('OAuth apps and tokens as Mastodon serves them', () => {
@@ -10,15 +10,7 @@ describe('OAuth apps and tokens as Mastodon serves them', () => {
   });
   after(() => server.close());
 
-  const clientCredentials = async (app: { client_id: string; client_secret: string }, scope?: string) =>
-    server.request('POST', '/oauth/token', {
-      form: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: app.client_id,
-        client_secret: app.client_secret,
-        ...(scope ? { scope } : {}),
-      }).toString(),
-    });
+  const clientCredentials = (app: { client_id: string; client_secret: string }, scope?: string) => clientCredentialsOf(server, app, scope);
 
   it("answers POST /api/v1/apps with Mastodon's Application and its credentials, 'read' by default", async () => {
     const answer = await server.request('POST', '/api/v1/apps', {
@@ -107,15 +99,7 @@ describe('OAuth apps and tokens as Mastodon serves them', () => {
   it('keeps no token, code or client secret in plain text in its files', async () => {
     const [app, user] = [await registerApp(server), await accountWithPassword(server)];
     const code = codeOf(await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope: 'read' }, user));
-    const token = await server.request('POST', '/oauth/token', {
-      form: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: app.client_id,
-        client_secret: app.client_secret,
-        redirect_uri: CALLBACK,
-        code,
-      }).toString(),
-    });
+    const token = await exchangeCode(server, app, code);
     const appToken = (await clientCredentials(app)).body.access_token as string;
     const { readdirSync, readFileSync, statSync } = await import('node:fs');
     const dir = server.service.stores.dataDir;

@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { accountWithPassword, approve, CALLBACK, codeOf, pkcePair, registerApp, type RegisteredApp } from '../support/oauth-flow.ts';
+import {
+  accountWithPassword,
+  approve,
+  CALLBACK,
+  clientCredentials,
+  codeOf,
+  exchangeCode,
+  pkcePair,
+  registerApp,
+  type RegisteredApp,
+} from '../support/oauth-flow.ts';
 import { TestServer } from '../support/test-server.ts';
 
 const INVALID_GRANT = {
@@ -22,17 +32,7 @@ describe('OAuth: what Mastodon (Doorkeeper) refuses', () => {
     scope: 'read write',
     ...extra,
   });
-  const exchange = (app: RegisteredApp, code: string, extra: Record<string, string> = {}) =>
-    server.request('POST', '/oauth/token', {
-      form: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: app.client_id,
-        client_secret: app.client_secret,
-        redirect_uri: CALLBACK,
-        code,
-        ...extra,
-      }).toString(),
-    });
+  const exchange = (app: RegisteredApp, code: string, extra: Record<string, string> = {}) => exchangeCode(server, app, code, extra);
 
   it('takes a code once: the second exchange is invalid_grant', async () => {
     const [app, user] = [await registerApp(server), await accountWithPassword(server)];
@@ -100,9 +100,7 @@ describe('OAuth: what Mastodon (Doorkeeper) refuses', () => {
     assert.equal(new URL(page.headers.get('location')!).searchParams.get('error'), 'invalid_scope');
     const forged = await approve(server, query(app, { scope: 'read' }), user);
     assert.equal(forged.status, 302);
-    const credentials = await server.request('POST', '/oauth/token', {
-      form: new URLSearchParams({ grant_type: 'client_credentials', client_id: app.client_id, client_secret: app.client_secret, scope: 'write' }).toString(),
-    });
+    const credentials = await clientCredentials(server, app, 'write');
     assert.deepEqual([credentials.status, credentials.body.error], [400, 'invalid_scope']);
   });
 
@@ -165,15 +163,7 @@ describe('OAuth: what Mastodon (Doorkeeper) refuses', () => {
     const answer = await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: oob, scope: 'read' }, user);
     assert.equal(answer.status, 200);
     const code = /<code>([^<]+)<\/code>/.exec(await answer.text())![1]!;
-    const token = await server.request('POST', '/oauth/token', {
-      form: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: app.client_id,
-        client_secret: app.client_secret,
-        redirect_uri: oob,
-        code,
-      }).toString(),
-    });
+    const token = await exchangeCode(server, app, code, { redirect_uri: oob });
     assert.deepEqual([token.status, token.body.scope], [200, 'read']);
   });
 });

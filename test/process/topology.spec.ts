@@ -3,7 +3,7 @@ import { connect, type NatsConnection } from 'nats';
 import { readWholeLog } from '../../src/events/event-history.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { timelineSubject } from '../../src/notifications/notifier.ts';
-import { CheckpointCatchUp } from '../../src/projections/runtime/stored-checkpoint-catch-up.ts';
+import { ReadYourWrites } from '../../src/projections/runtime/read-your-writes.ts';
 import { filtersAsOf } from '../../src/projections/admin/filters-as-of.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { filtersApi, newFilter, newOwner, type Owner } from '../support/filters-api.ts';
@@ -97,7 +97,7 @@ describe('Production topology: two HTTP processes and a projector on one data di
     try {
       let last = 0n;
       for await (const event of readWholeLog(events)) last = event.position;
-      assert.equal(await new CheckpointCatchUp(reads).waitFor(last, 15_000), true, 'the read model takes in the whole log');
+      assert.equal(await new ReadYourWrites(reads).waitFor(last, 15_000), true, 'the read model takes in the whole log');
       const replayed = await filtersAsOf(events, owner.accountId, { position: last });
       assert.equal(replayed.length, 29);
       assert.deepEqual(await reads.listFilters(owner.accountId), replayed);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
-import { CheckpointCatchUp } from '../../src/projections/runtime/stored-checkpoint-catch-up.ts';
+import { ReadYourWrites } from '../../src/projections/runtime/read-your-writes.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
@@ -15,7 +15,7 @@ describe('read-your-writes on the stored checkpoint', function () {
     const reads = SqliteReadStore.inDataDir(dir);
     const projector = SqliteReadStore.inDataDir(dir);
     await projector.advanceCheckpoint({ projection: FILTERS_PROJECTION, position: 3n });
-    const waiting = new CheckpointCatchUp(reads, NEVER_MS).waitFor(7n, NEVER_MS);
+    const waiting = new ReadYourWrites(reads, NEVER_MS).waitFor(7n, NEVER_MS);
     let done = false;
     void waiting.then(() => (done = true));
     await projector.advanceCheckpoint({ projection: FILTERS_PROJECTION, position: 5n });
@@ -29,9 +29,31 @@ describe('read-your-writes on the stored checkpoint', function () {
   it('answers at once when the checkpoint is already past, and false once the time is up', async () => {
     const reads = SqliteReadStore.inDataDir(scratchDir());
     await reads.advanceCheckpoint({ projection: FILTERS_PROJECTION, position: 4n });
-    const catchUp = new CheckpointCatchUp(reads, NEVER_MS);
+    const catchUp = new ReadYourWrites(reads, NEVER_MS);
     assert.equal(await catchUp.waitFor(4n, NEVER_MS), true);
     assert.equal(await catchUp.waitFor(5n, 50), false);
+    await reads.close();
+  });
+
+  it('never rejects when reading the checkpoint fails: it reads again and answers true once past', async () => {
+    const reads = SqliteReadStore.inDataDir(scratchDir());
+    await reads.advanceCheckpoint({ projection: FILTERS_PROJECTION, position: 9n });
+    let failures = 2;
+    const flaky = {
+      checkpoint: async (projection: string) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('read store unreachable');
+        }
+        return reads.checkpoint(projection);
+      },
+      // A store that can tell of commits, and has none to tell: only reading again after the failure ends the wait.
+      onChange: () => () => {},
+    };
+    assert.equal(await new ReadYourWrites(flaky, 5).waitFor(9n, NEVER_MS), true);
+    assert.equal(failures, 0);
+    failures = Number.MAX_SAFE_INTEGER;
+    assert.equal(await new ReadYourWrites(flaky, 5).waitFor(10n, 50), false, 'a store that keeps failing is a time-out, not an error');
     await reads.close();
   });
 });

@@ -86,7 +86,7 @@ describe('Projection batches end on commit boundaries; a commit that cannot be p
       onStored: () => running.poke(),
       logger,
       policy,
-      observer: { stepFailed: () => {}, eventsParked: (n) => parked.push(n), announceFailed: () => {} },
+      observer: { stepFailed: () => {}, eventsParked: (n) => parked.push(n) },
     });
     await running.start();
     await projector.start();

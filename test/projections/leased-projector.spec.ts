@@ -5,7 +5,7 @@ import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
 import { FILTERS_LEASE, LeasedProjector } from '../../src/projections/runtime/leased-projector.ts';
-import { CheckpointCatchUp } from '../../src/projections/runtime/stored-checkpoint-catch-up.ts';
+import { ReadYourWrites } from '../../src/projections/runtime/read-your-writes.ts';
 import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
@@ -156,7 +156,7 @@ describe('Leased projector', () => {
     );
     const two = created(accountId, 'after');
     const second = await events.appendToStream(filterStream(two.filterId), two.events, 'no_stream');
-    assert.equal(await new CheckpointCatchUp(reads).waitFor(second.position, 5000), true);
+    assert.equal(await new ReadYourWrites(reads).waitFor(second.position, 5000), true);
     assert.deepEqual(
       (await reads.listFilters(accountId)).map((f) => f.title),
       ['before', 'after'],

@@ -82,7 +82,7 @@ describe('Filter projector: batches, announcements after commit, poison events',
       onStored: () => running.poke(),
       logger,
       policy: options.policy ?? QUICK,
-      observer: { stepFailed: () => {}, eventsParked: (n) => parked.push(n), announceFailed: () => {} },
+      observer: { stepFailed: () => {}, eventsParked: (n) => parked.push(n) },
     });
     // First: one that never ran starts where the read models stand, before the projector moves them.
     await running.start();

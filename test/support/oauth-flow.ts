@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword } from '../../src/accounts/passwords.ts';
-import type { TestAccount, TestServer } from './test-server.ts';
+import type { ApiResponse, TestAccount, TestServer } from './test-server.ts';
 
 export const CALLBACK = 'https://app.example/callback';
 
@@ -93,4 +93,55 @@ export function codeOf(answer: Response): string {
   const code = new URL(answer.headers.get('location')!).searchParams.get('code');
   assert.ok(code);
   return code;
+}
+
+/** POST /oauth/token exchanging `code` as the app (`extra` adds or replaces fields: code_verifier, a wrong redirect_uri). */
+export function exchangeCode(
+  server: TestServer,
+  app: { client_id: string; client_secret: string },
+  code: string,
+  extra: Record<string, string> = {},
+): Promise<ApiResponse> {
+  return server.request('POST', '/oauth/token', {
+    form: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      redirect_uri: CALLBACK,
+      code,
+      ...extra,
+    }).toString(),
+  });
+}
+
+/** The whole authorization-code flow: `account` approves `app` on the consent page, and the code is exchanged for its token. */
+export async function authorizationCodeToken(
+  server: TestServer,
+  app: RegisteredApp,
+  account: { username: string; password: string },
+  scope = 'read write',
+): Promise<string> {
+  const code = codeOf(await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope }, account));
+  const token = await exchangeCode(server, app, code);
+  assert.equal(token.status, 200, JSON.stringify(token.body));
+  return token.body.access_token as string;
+}
+
+/** POST /oauth/token with the client_credentials grant, as the app. */
+export function clientCredentials(server: TestServer, app: { client_id: string; client_secret: string }, scope?: string): Promise<ApiResponse> {
+  return server.request('POST', '/oauth/token', {
+    form: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      ...(scope ? { scope } : {}),
+    }).toString(),
+  });
+}
+
+/** An app token by the client_credentials grant. */
+export async function clientCredentialsToken(server: TestServer, app: { client_id: string; client_secret: string }, scope?: string): Promise<string> {
+  const token = await clientCredentials(server, app, scope);
+  assert.equal(token.status, 200, JSON.stringify(token.body));
+  return token.body.access_token as string;
 }

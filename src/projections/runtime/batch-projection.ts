@@ -80,13 +80,6 @@ export class BatchProjection {
     this.cache = new ViewCache(cacheBounds, fromStart);
   }
 
-  /** Folds and stores `events` as one batch. */
-  async apply(events: readonly RecordedEvent[], parked: readonly ParkedEvent[] = []): Promise<AppliedBatch> {
-    const pending = new PendingBatch();
-    await this.fold(pending, events);
-    return this.commit(pending, parked);
-  }
-
   /** Folds the next page of the log into `pending`; nothing is stored. */
   async fold(pending: PendingBatch, events: readonly RecordedEvent[]): Promise<void> {
     const slots = await this.load(pending, events);

@@ -3,17 +3,13 @@ import { silentLogger, type Logger } from '../../shared/logger.ts';
 import type { ReadStore } from '../stores/read-store.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import { DEFAULT_POLICY, ProjectionRunner, type RunnerPolicy, type StepFailure } from './projection-runner.ts';
-import type { CatchUp } from './read-your-writes.ts';
+import { FILTERS_PROJECTION } from './projection-name.ts';
+import { ReadYourWrites, type CatchUp } from './read-your-writes.ts';
 
-export const FILTERS_PROJECTION = 'filters';
+export { FILTERS_PROJECTION };
 
 /** A safety net only: appends wake the loop at once through `onAppend`. */
 const IDLE_RECHECK_MS = 1000;
-
-interface Waiter {
-  readonly position: bigint;
-  readonly resolve: (caughtUp: boolean) => void;
-}
 
 export interface FilterProjectorOptions {
   readonly logger?: Logger;
@@ -23,20 +19,22 @@ export interface FilterProjectorOptions {
   readonly idleRecheckMs?: number;
   /** Hears each checkpoint once its batch has committed: the announcer announces up to it. */
   readonly onStored?: (position: bigint) => void;
+  /** Told each stored checkpoint, and whether this projector runs; by default one of its own. */
+  readonly readYourWrites?: ReadYourWrites;
 }
 
 /**
  * The live projector: reads the global log from its stored checkpoint and stores each batch of events
  * (views, v1 records, checkpoint) in one read-model transaction, then tells the writers waiting for those
- * positions and `onStored`. It announces nothing itself: the announcer reads the log from a checkpoint of
+ * positions (through `readYourWrites`) and `onStored`. It announces nothing itself: the announcer reads the log from a checkpoint of
  * its own (announcer/announcer.ts), so no crash can lose an announcement. Appends wake it at once; it
  * never polls on a timer while work is waiting.
  */
 export class FilterProjector implements CatchUp {
   private runner: ProjectionRunner | null = null;
-  /** Stored, announced and told to the waiters: what `waitFor` compares with. */
+  /** The checkpoint of the last batch stored (or the one it started from). */
   private passedAt: bigint | null = null;
-  private waiters: Waiter[] = [];
+  private readonly caughtUp: ReadYourWrites;
   private running = false;
   private loopDone: Promise<void> = Promise.resolve();
   private poked = false;
@@ -52,6 +50,7 @@ export class FilterProjector implements CatchUp {
   ) {
     this.logger = options.logger ?? silentLogger;
     this.observer = options.observer ?? ignoreProjection;
+    this.caughtUp = options.readYourWrites ?? new ReadYourWrites(reads);
   }
 
   get checkpoint(): bigint | null {
@@ -77,6 +76,7 @@ export class FilterProjector implements CatchUp {
       this.options.policy ?? DEFAULT_POLICY,
     );
     this.running = true;
+    this.caughtUp.setProjecting(true, position);
     this.stopListening = this.events.onAppend(() => this.poke());
     this.loopDone = this.loop(this.runner);
   }
@@ -86,28 +86,12 @@ export class FilterProjector implements CatchUp {
     this.stopListening?.();
     this.poke();
     await this.loopDone;
-    for (const waiter of this.waiters) waiter.resolve(false);
-    this.waiters = [];
+    // Its waiters now wait on the stored checkpoint, which whoever projects next moves.
+    this.caughtUp.setProjecting(false);
   }
 
   waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
-    const at = this.checkpoint;
-    if (at !== null && at >= position) return Promise.resolve(true);
-    if (!this.running) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(false);
-      }, timeoutMs);
-      const waiter: Waiter = {
-        position,
-        resolve: (caughtUp) => {
-          clearTimeout(timer);
-          resolve(caughtUp);
-        },
-      };
-      this.waiters.push(waiter);
-    });
+    return this.caughtUp.waitFor(position, timeoutMs);
   }
 
   private poke(): void {
@@ -161,9 +145,6 @@ export class FilterProjector implements CatchUp {
 
   private passed(position: bigint): void {
     this.passedAt = position;
-    const ready = this.waiters.filter((w) => w.position <= position);
-    if (ready.length === 0) return;
-    this.waiters = this.waiters.filter((w) => w.position > position);
-    for (const waiter of ready) waiter.resolve(true);
+    this.caughtUp.passed(position);
   }
 }

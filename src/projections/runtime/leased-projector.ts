@@ -9,12 +9,10 @@ import type { ManagedReadStore } from '../stores/managed-read-store.ts';
 import type { ReadStore } from '../stores/read-store.ts';
 import { fencedReadStore } from './fenced-read-store.ts';
 import { fillGeneration } from './fill-generation.ts';
-import { LocalProgress } from './local-progress.ts';
 import { FILTERS_PROJECTION, FilterProjector } from './filter-projector.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import type { RunnerPolicy, StepFailure } from './projection-runner.ts';
-import type { CatchUp } from './read-your-writes.ts';
-import { CheckpointCatchUp } from './stored-checkpoint-catch-up.ts';
+import { ReadYourWrites, type CatchUp } from './read-your-writes.ts';
 
 export const FILTERS_LEASE = `projector:${FILTERS_PROJECTION}`;
 
@@ -57,8 +55,8 @@ export class LeasedProjector implements CatchUp {
   /** The fencing token the running projector and announcers write with; null when the store issues none. */
   private fence: number | null = null;
   private stopped = false;
-  private readonly fallback: CatchUp;
-  private readonly progress = new LocalProgress();
+  /** Told by the projector while it runs here; reads the shared checkpoint while it does not. */
+  private readonly caughtUp: ReadYourWrites;
 
   constructor(
     private readonly events: EventStore,
@@ -67,7 +65,7 @@ export class LeasedProjector implements CatchUp {
     private readonly options: LeasedProjectorOptions,
   ) {
     this.owner = options.owner ?? newOwner();
-    this.fallback = new CheckpointCatchUp(reads, undefined, this.progress);
+    this.caughtUp = new ReadYourWrites(reads);
   }
 
   /** True while this process projects: from taking the lease until it is lost, given up or stopped. */
@@ -120,12 +118,8 @@ export class LeasedProjector implements CatchUp {
     retireOwner(this.owner);
   }
 
-  async waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
-    const started = Date.now();
-    if (this.projector && (await this.projector.waitFor(position, timeoutMs))) return true;
-    // Not projecting here, or stopped meanwhile (lease lost, generation swap): the stored checkpoint decides.
-    const left = timeoutMs - (Date.now() - started);
-    return left > 0 ? this.fallback.waitFor(position, left) : false;
+  waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
+    return this.caughtUp.waitFor(position, timeoutMs);
   }
 
   /** Renews (or asks for) the lease and acts on the answer, up to the projector running when it is held. */
@@ -210,11 +204,14 @@ export class LeasedProjector implements CatchUp {
               ...(this.options.announcerObserver ? { observer: this.options.announcerObserver } : {}),
             }),
         );
-        const onStored = () => {
-          announcers.forEach((announcer) => announcer.poke());
-          this.progress.tell();
-        };
-        const projector = new FilterProjector(this.events, writes, { logger, observer, onStored, ...(policy ? { policy } : {}) });
+        const onStored = () => announcers.forEach((announcer) => announcer.poke());
+        const projector = new FilterProjector(this.events, writes, {
+          logger,
+          observer,
+          onStored,
+          readYourWrites: this.caughtUp,
+          ...(policy ? { policy } : {}),
+        });
         // Announcers first: one that never ran starts where the read models stand, before the projector moves them.
         try {
           await Promise.all(announcers.map((announcer) => announcer.start()));
@@ -241,7 +238,7 @@ export class LeasedProjector implements CatchUp {
       ...(this.options.observer ? { observer: this.options.observer } : {}),
     });
     const swapped = await this.reads.swapIn(generation);
-    this.progress.tell();
+    this.caughtUp.changed();
     this.options.logger.info({ generation, caughtUp, swapped }, swapped ? 'rebuilt read models swapped in' : 'pending generation was replaced meanwhile');
   }
 
@@ -276,7 +273,5 @@ export class LeasedProjector implements CatchUp {
     this.running = [];
     await Promise.all(announcers.map((announcer) => announcer.stop()));
     await projector?.stop();
-    // Its waiters now wait on the stored checkpoint, which whoever projects next moves.
-    this.progress.tell();
   }
 }

@@ -4,12 +4,9 @@ export interface ProjectionObserver {
   stepFailed(stage: 'read' | 'apply'): void;
   /** Events given up on and parked. */
   eventsParked(count: number): void;
-  /** A filters_changed announcement that could not be sent. */
-  announceFailed(error: unknown): void;
 }
 
 export const ignoreProjection: ProjectionObserver = {
   stepFailed: () => {},
   eventsParked: () => {},
-  announceFailed: () => {},
 };

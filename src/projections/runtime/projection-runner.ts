@@ -23,7 +23,7 @@ export interface StepFailure {
 export type StepResult =
   | { readonly kind: 'idle' }
   | { readonly kind: 'applied'; readonly batch: AppliedBatch; readonly parked: number }
-  | { readonly kind: 'failed'; readonly retryInMs: number; readonly unavailable: boolean };
+  | { readonly kind: 'failed'; readonly retryInMs: number };
 
 const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 /** By name: the driver adapters are loaded on demand and may come from another module instance. */
@@ -155,7 +155,7 @@ export class ProjectionRunner {
         { err: error, from: first.position.toString(), to: this.isolateUntil.toString() },
         'a projection batch failed; retrying its commits one by one',
       );
-      return { kind: 'failed', retryInMs: 0, unavailable: isUnavailable(error) };
+      return { kind: 'failed', retryInMs: 0 };
     }
     if (this.faults + 1 >= this.policy.attemptsBeforeParking && !isUnavailable(error) && this.parkedInARow < this.policy.parkedInARowLimit) {
       // Folding failed before the commit was read whole: the rest of it is parked with it.
@@ -225,6 +225,6 @@ export class ProjectionRunner {
       if (this.failures === 1) this.logger.error({ ...fields, err: error }, `projection step failed; retrying${stuck}`);
       else this.logger.error({ ...fields, error: describe(error) }, `projection step still failing; retrying${stuck}`);
     }
-    return { kind: 'failed', retryInMs: this.policy.retryDelayMs(this.failures), unavailable: isUnavailable(error) };
+    return { kind: 'failed', retryInMs: this.policy.retryDelayMs(this.failures) };
   }
 }

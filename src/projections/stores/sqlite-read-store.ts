@@ -9,12 +9,13 @@ import type { ManagedReadStore } from './managed-read-store.ts';
 import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch, ReadStore } from './read-store.ts';
 import { sqliteCall, translateSqliteError } from './sqlite-errors.ts';
 import { SqliteAnnouncedPositions } from './sqlite-announced-positions.ts';
-import { writeWithoutBlocking } from './sqlite-write-lock.ts';
+import { BUSY_RETRY_LIMIT_MS, retryWhileBusy } from '../../shared/sqlite-busy.ts';
 import { SqliteLeases, sqliteClock } from './sqlite-leases.ts';
 import { readModelsSchema } from './sqlite-read-models-schema.ts';
 import { createReadIndexes, dropReadTables, storedGenerations } from './sqlite-generation-tables.ts';
 import { SqliteReadTables } from './sqlite-read-tables.ts';
 import { storePath } from '../../shared/store-files.ts';
+import { ChangeSignal } from '../../shared/change-signal.ts';
 
 interface Pointer {
   current: number;
@@ -32,6 +33,9 @@ export interface SqliteReadStoreOptions {
  * generation of tables is current (inside the write's transaction), so a swap made by another process
  * is followed at once. A store made by `generation(n)` is pinned to generation n instead.
  */
+/** The longest pause between two tries for the write lock: how long a freed lock may stay unnoticed. */
+const WRITE_MAX_PAUSE_MS = 4;
+
 export class SqliteReadStore implements ManagedReadStore {
   private readonly tables: Map<number, SqliteReadTables>;
   private readonly batchTx: BetterSqlite3.Transaction<(batch: ProjectionBatch) => void>;
@@ -40,7 +44,7 @@ export class SqliteReadStore implements ManagedReadStore {
   private readonly announcedPositions: SqliteAnnouncedPositions;
   private readonly stamp: BetterSqlite3.Statement<[], { changes: number; version: number }>;
 
-  private readonly listeners = new Set<() => void>();
+  private readonly changed = new ChangeSignal({ start: () => this.watch(), stop: () => this.unwatch() });
   private stopWatching: (() => void) | undefined;
 
   private constructor(
@@ -61,7 +65,7 @@ export class SqliteReadStore implements ManagedReadStore {
 
   static open(path: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
     return sqliteCall(() => {
-      const db = openSqlite(path, readModelsSchema, 'rebuildable');
+      const db = openSqlite(path, readModelsSchema, 'rebuildable', 'main-thread');
       return new SqliteReadStore(path, db, null, options.now ?? sqliteClock(db));
     });
   }
@@ -83,11 +87,11 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async loadFilter(filterId: string): Promise<FilterView | null> {
-    return sqliteCall(() => this.tablesNow().loadFilter(filterId));
+    return this.call(() => this.tablesNow().loadFilter(filterId));
   }
 
   async loadFilters(filterIds: readonly string[]): Promise<ReadonlyMap<string, FilterView>> {
-    return sqliteCall(() => {
+    return this.call(() => {
       const tables = this.tablesNow();
       const found = new Map<string, FilterView>();
       for (const id of filterIds) {
@@ -111,19 +115,19 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async checkpoint(projection: string): Promise<bigint | null> {
-    return sqliteCall(() => this.tablesNow().checkpoint(projection));
+    return this.call(() => this.tablesNow().checkpoint(projection));
   }
 
   async parkedEvents(projection: string): Promise<readonly ParkedEvent[]> {
-    return sqliteCall(() => this.tablesNow().parkedEvents(projection));
+    return this.call(() => this.tablesNow().parkedEvents(projection));
   }
 
   async listFilters(accountId: string): Promise<readonly FilterView[]> {
-    return sqliteCall(() => this.tablesNow().listFilters(accountId));
+    return this.call(() => this.tablesNow().listFilters(accountId));
   }
 
   async accountsAfter(after: string | null, limit: number): Promise<readonly string[]> {
-    return sqliteCall(() => this.tablesNow().accountsAfter(after, limit));
+    return this.call(() => this.tablesNow().accountsAfter(after, limit));
   }
 
   async filtersVersion(accountId: string): Promise<string> {
@@ -131,27 +135,27 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async accountUsage(accountId: string, exceptFilterId: string): Promise<AccountUsage> {
-    return sqliteCall(() => this.tablesNow().accountUsage(accountId, exceptFilterId));
+    return this.call(() => this.tablesNow().accountUsage(accountId, exceptFilterId));
   }
 
   async getFilter(accountId: string, filterId: string): Promise<FilterView | null> {
-    return sqliteCall(() => this.tablesNow().getFilter(accountId, filterId));
+    return this.call(() => this.tablesNow().getFilter(accountId, filterId));
   }
 
   async listV1Filters(accountId: string): Promise<readonly V1FilterRecord[]> {
-    return sqliteCall(() => this.tablesNow().listV1Filters(accountId));
+    return this.call(() => this.tablesNow().listV1Filters(accountId));
   }
 
   async getV1Filter(accountId: string, keywordId: string): Promise<V1FilterRecord | null> {
-    return sqliteCall(() => this.tablesNow().getV1Filter(accountId, keywordId));
+    return this.call(() => this.tablesNow().getV1Filter(accountId, keywordId));
   }
 
   async findKeyword(accountId: string, keywordId: string): Promise<KeywordLocation | null> {
-    return sqliteCall(() => this.tablesNow().findKeyword(accountId, keywordId));
+    return this.call(() => this.tablesNow().findKeyword(accountId, keywordId));
   }
 
   async findFilterStatus(accountId: string, filterStatusId: string): Promise<FilterStatusLocation | null> {
-    return sqliteCall(() => this.tablesNow().findFilterStatus(accountId, filterStatusId));
+    return this.call(() => this.tablesNow().findFilterStatus(accountId, filterStatusId));
   }
 
   changeStamp(): string {
@@ -161,27 +165,28 @@ export class SqliteReadStore implements ManagedReadStore {
 
   /** Heard at once through the write-ahead log's file-system events (see watchSqliteCommits), then `data_version`. */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    if (!this.stopWatching) {
-      let version = this.stamp.get()!.version;
-      this.stopWatching = watchSqliteCommits(this.path, () => {
-        if (!this.db.open) return;
-        const now = this.stamp.get()!.version;
-        if (now === version) return;
-        version = now;
-        for (const heard of [...this.listeners]) heard();
-      });
-    }
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size > 0) return;
-      this.stopWatching?.();
-      this.stopWatching = undefined;
-    };
+    return this.changed.listen(listener);
+  }
+
+  private watch(): void {
+    if (this.stopWatching) return;
+    let version = this.stamp.get()!.version;
+    this.stopWatching = watchSqliteCommits(this.path, () => {
+      if (!this.db.open) return;
+      const now = this.stamp.get()!.version;
+      if (now === version) return;
+      version = now;
+      this.changed.notify();
+    });
+  }
+
+  private unwatch(): void {
+    this.stopWatching?.();
+    this.stopWatching = undefined;
   }
 
   async announced(channel: string): Promise<AnnouncedPosition | null> {
-    return sqliteCall(() => this.announcedPositions.announced(channel));
+    return this.call(() => this.announcedPositions.announced(channel));
   }
 
   async markAnnounced(channel: string, position: bigint | null): Promise<void> {
@@ -197,7 +202,7 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
-    return sqliteCall(() => this.leases.leaseHolder(name));
+    return this.call(() => this.leases.leaseHolder(name));
   }
 
   takeOverLease(name: string, from: string, owner: string, ttlMs: number): Promise<boolean> {
@@ -205,11 +210,11 @@ export class SqliteReadStore implements ManagedReadStore {
   }
 
   async currentGeneration(): Promise<number> {
-    return sqliteCall(() => this.pointer.get()!.current);
+    return this.call(() => this.pointer.get()!.current);
   }
 
   async pendingGeneration(): Promise<number | null> {
-    return sqliteCall(() => this.pointer.get()!.pending);
+    return this.call(() => this.pointer.get()!.pending);
   }
 
   async createGeneration(): Promise<number> {
@@ -225,7 +230,7 @@ export class SqliteReadStore implements ManagedReadStore {
       this.tables.set(next, new SqliteReadTables(this.db, next));
       return next;
     });
-    return sqliteCall(() => create.immediate());
+    return this.write(() => create.immediate());
   }
 
   async createScratchGeneration(): Promise<number> {
@@ -235,7 +240,7 @@ export class SqliteReadStore implements ManagedReadStore {
       this.tables.set(next, new SqliteReadTables(this.db, next));
       return next;
     });
-    return sqliteCall(() => create.immediate());
+    return this.write(() => create.immediate());
   }
 
   async dropGeneration(generation: number): Promise<boolean> {
@@ -255,14 +260,14 @@ export class SqliteReadStore implements ManagedReadStore {
 
   /** A generation made by an earlier version without the indexes queries need gets them here. */
   async markPending(generation: number): Promise<void> {
-    sqliteCall(() => createReadIndexes(this.db, generation));
-    sqliteCall(() => this.db.prepare('UPDATE read_model_pointer SET pending = ? WHERE id = 1').run(generation));
+    await this.write(() => createReadIndexes(this.db, generation));
+    await this.write(() => this.db.prepare('UPDATE read_model_pointer SET pending = ? WHERE id = 1').run(generation));
   }
 
   async swapIn(generation: number): Promise<boolean> {
     // Already there when a build that defers them marked it pending; a no-op then.
-    sqliteCall(() => createReadIndexes(this.db, generation));
-    const result = sqliteCall(() =>
+    await this.write(() => createReadIndexes(this.db, generation));
+    const result = await this.write(() =>
       this.db.prepare('UPDATE read_model_pointer SET current = pending, pending = NULL WHERE id = 1 AND pending = ?').run(generation),
     );
     return result.changes === 1;
@@ -280,10 +285,18 @@ export class SqliteReadStore implements ManagedReadStore {
     if (this.pinned === null && this.db.open) this.db.close();
   }
 
-  /** A write of the live service: waits for another connection's write lock without blocking the event loop. */
-  private async write<T>(call: () => T | Promise<T>): Promise<T> {
+  /**
+   * A write of the live service: waits for another connection's write lock (a rebuild's) without blocking
+   * the event loop, looking again every few milliseconds so a freed lock is taken at once.
+   */
+  private write<T>(call: () => T | Promise<T>): Promise<T> {
+    return this.call(call, WRITE_MAX_PAUSE_MS);
+  }
+
+  /** Every call of the main thread's policy (sqlite-busy.ts): SQLITE_BUSY tried again without blocking, up to 5 s. */
+  private async call<T>(call: () => T | Promise<T>, maxPauseMs?: number): Promise<T> {
     try {
-      return await writeWithoutBlocking(this.db, call);
+      return await retryWhileBusy(call, BUSY_RETRY_LIMIT_MS, maxPauseMs);
     } catch (error) {
       throw translateSqliteError(error);
     }
