@@ -21,7 +21,7 @@ import { runWrk, type WrkResult, type WrkRun } from './wrk-client.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const defaultConnections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const scratch = mkdtempSync(join(tmpdir(), 'cf-bench-run-'));
 
@@ -52,6 +52,12 @@ interface Case {
   readonly before?: Omit<WrkRun, 'seconds' | 'connections'>;
   /** The p99 goal, as a multiple of the baseline's p99. */
   readonly p99Within?: number;
+  /** Which baseline process answers `baseline`: bare Koa (default) or the bare durable write (bare-durable-server.ts). */
+  readonly baselineServer?: 'koa' | 'durable';
+  /** Connections of this case, instead of BENCH_CONNECTIONS. */
+  readonly connections?: number;
+  /** What the baseline is called in the printed row. */
+  readonly baselineName?: string;
 }
 
 // The API runs from dist/, as `npm start` does.
@@ -79,6 +85,8 @@ const bodies: Record<string, string> = { '/v2': await listing('/api/v2/filters',
 for (const size of LIST_SIZES) bodies[`/size${size}`] = await listing('/api/v2/filters', tokens[`size${size}`]!);
 const bare = await child<{ url: string }>('./bare-koa-server.ts', [], null, bodies);
 const bareUrl = bare.said.url;
+const durable = await child<{ url: string }>('./bare-durable-server.ts', [], null);
+const durableUrl = durable.said.url;
 
 const get = (path: string, token: string) => ({ url: `${url}${path}`, script: 'wrk-static.lua', args: ['GET', token, ''] }) as const;
 const bareGet = (path: string) => ({ url: `${bareUrl}${path}`, script: 'wrk-static.lua', args: ['GET', '', ''] }) as const;
@@ -90,6 +98,7 @@ const cases: Case[] = [
     p99Within: 1.5,
     ours: get('/api/v2/filters', tokens.main!),
     baseline: bareGet('/v2'),
+    ...(older ? { before: { ...get('/api/v2/filters', older.said.tokens.main!), url: `${older.said.url}/api/v2/filters` } } : {}),
   },
   {
     name: 'GET /api/v1/filters (30 keyword records)',
@@ -114,6 +123,40 @@ const cases: Case[] = [
     baseline: { url: `${bareUrl}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [ourWrites.targets] },
     ...(older && olderWrites ? { before: { url: `${older.said.url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [olderWrites.targets] } } : {}),
   },
+  ...[16, 64].flatMap((n): Case[] => [
+    {
+      name: `POST /api/v2/filters (3 keywords) against the bare durable write, ${n} connections`,
+      goal: '0.5',
+      connections: n,
+      baselineServer: 'durable',
+      baselineName: 'bare durable write',
+      ours: { url: `${url}/api/v2/filters`, script: 'wrk-post-many.lua', args: [filterBody, ourWrites.tokens] },
+      baseline: { url: `${durableUrl}/api/v2/filters`, script: 'wrk-post-many.lua', args: [filterBody, ourWrites.tokens] },
+      ...(older && olderWrites
+        ? { before: { url: `${older.said.url}/api/v2/filters`, script: 'wrk-post-many.lua', args: [filterBody, olderWrites.tokens] } }
+        : {}),
+    },
+    {
+      name: `PUT /api/v2/filters/:id adding a keyword against the bare durable write, ${n} connections`,
+      goal: '0.5',
+      connections: n,
+      baselineServer: 'durable',
+      baselineName: 'bare durable write',
+      ours: { url: `${url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [ourWrites.targets] },
+      baseline: { url: `${durableUrl}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [ourWrites.targets] },
+      ...(older && olderWrites ? { before: { url: `${older.said.url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [olderWrites.targets] } } : {}),
+    },
+  ]),
+  // The same write on accounts of 1, 100 and 1,000 filters: a retitle, so no account grows towards a limit.
+  ...LIST_SIZES.filter((size) => size !== 10).map((size): Case => ({
+    name: `PUT /api/v2/filters/:id retitling, account of ${size} filters, 16 connections`,
+    goal: 'the same at every account size',
+    connections: 16,
+    baselineServer: 'durable',
+    baselineName: 'bare durable write',
+    ours: { url: `${url}/api/v2/filters/`, script: 'wrk-retitle.lua', args: [linesFile(`size-${size}.txt`, api.said.sizeTargets[`size${size}`]!)] },
+    baseline: { url: `${durableUrl}/api/v2/filters/`, script: 'wrk-retitle.lua', args: [linesFile(`size-${size}.txt`, api.said.sizeTargets[`size${size}`]!)] },
+  })),
   ...LIST_SIZES.map((size) => ({
     name: `GET /api/v2/filters (${size} filters x 3 keywords)`,
     goal: 'cost grows with the answer only',
@@ -146,17 +189,21 @@ const summary = (results: Sample[]): Sample => ({
 });
 
 try {
-  console.log(`HTTP: wrk, ${connections} connections, ${seconds} s per round, ${rounds} rounds interleaved (median), load average ${loadAverage()}`);
+  console.log(
+    `HTTP: wrk, ${defaultConnections} connections (unless a case says otherwise), ${seconds} s per round, ${rounds} rounds interleaved (median), load average ${loadAverage()}`,
+  );
   console.log(`  ours at ${url}, bare Koa at ${bareUrl}${older ? `, before at ${older.said.url}` : ''}`);
   for (const c of cases) {
     if (only && !only.test(c.name)) continue;
+    const connections = c.connections ?? defaultConnections;
+    const baselineProcess = c.baselineServer === 'durable' ? durable.process : bare.process;
     // Warm-up: JIT, connection set-up and SQLite's page cache, for both sides alike.
     await runWrk({ ...c.baseline, seconds: 1, connections });
     await runWrk({ ...c.ours, seconds: 1, connections });
     if (c.before) await runWrk({ ...c.before, seconds: 1, connections });
     const [ours, baseline, before]: [Sample[], Sample[], Sample[]] = [[], [], []];
     for (let round = 0; round < rounds; round += 1) {
-      baseline.push(await measured(bare.process, { ...c.baseline, seconds, connections }));
+      baseline.push(await measured(baselineProcess, { ...c.baseline, seconds, connections }));
       if (c.before && older) before.push(await measured(older.process, { ...c.before, seconds, connections }));
       ours.push(await measured(api.process, { ...c.ours, seconds, connections }));
     }
@@ -167,10 +214,13 @@ try {
     const [o, b] = [summary(ours), summary(baseline)];
     const p99 = c.p99Within ? `, p99 ${(o.p99Ms / b.p99Ms).toFixed(2)}x` : '';
     const cpu = `, server CPU per request ${o.cpuMicrosPerRequest.toFixed(0)} us vs ${b.cpuMicrosPerRequest.toFixed(0)} us`;
-    console.log(`${row(c.name, describe(o), `bare Koa ${describe(b)}`, o.requestsPerSecond / b.requestsPerSecond, c.goal)}${p99}${cpu}, load ${loadAverage()}`);
+    console.log(
+      `${row(c.name, describe(o), `${c.baselineName ?? 'bare Koa'} ${describe(b)}`, o.requestsPerSecond / b.requestsPerSecond, c.goal)}${p99}${cpu}, load ${loadAverage()}`,
+    );
   }
 } finally {
   bare.process.kill('SIGTERM');
+  durable.process.kill('SIGTERM');
   for (const server of older ? [api, older] : [api]) {
     server.process.kill('SIGTERM');
     await once(server.process, 'exit');

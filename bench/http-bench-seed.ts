@@ -17,4 +17,6 @@ export interface SeededApi {
   readonly postTokens: readonly string[];
   /** `<token> <filter id>` of the filters the PUT case cycles through, of many accounts. */
   readonly putTargets: readonly string[];
+  /** `<token> <filter id>` lines of the account of each listed size, for the write cost against account size. */
+  readonly sizeTargets: Record<string, readonly string[]>;
 }

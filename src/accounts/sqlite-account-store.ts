@@ -3,6 +3,7 @@ import { sharedStoreCall } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import { accountsSchema } from './sqlite-accounts-schema.ts';
 import { AccountError, checkUsername, LAST_USED_PRECISION_MS, type Account, type AccountStore, type TokenGrant, type TokenRecord } from './account-store.ts';
+import { LastUseBatch } from './last-use-batch.ts';
 import { TokenCache, type CachedGrant } from './token-cache.ts';
 import { formatToken, hashSecret, mintSecret, secretMatches, splitToken } from './token-secret.ts';
 import { storePath } from '../shared/store-files.ts';
@@ -46,12 +47,19 @@ export class SqliteAccountStore implements AccountStore {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
   private readonly tokens: TokenCache;
+  private readonly lastUses: LastUseBatch;
 
   constructor(path: string) {
     this.db = openSqlite(path, accountsSchema, 'full', 'main-thread');
     this.sql = statementCache(this.db);
     const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
     this.tokens = new TokenCache(() => dataVersion.get()!);
+    this.lastUses = new LastUseBatch((uses) => {
+      const update = this.sql('UPDATE access_tokens SET last_used_at = ? WHERE id = ?');
+      this.db.transaction(() => {
+        for (const [tokenId, usedAt] of uses) update.run(usedAt, tokenId);
+      })();
+    });
   }
 
   static inDataDir(dataDir: string): SqliteAccountStore {
@@ -140,6 +148,7 @@ export class SqliteAccountStore implements AccountStore {
 
   findToken(tokenId: string): Promise<TokenRecord | null> {
     return this.call(() => {
+      this.lastUses.flush();
       const row = this.sql<[string], TokenListRow>('SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE id = ?').get(
         tokenId,
       );
@@ -149,6 +158,7 @@ export class SqliteAccountStore implements AccountStore {
 
   listTokens(accountId: string): Promise<readonly TokenRecord[]> {
     return this.call(() => {
+      this.lastUses.flush();
       return this.sql<[string], TokenListRow>(
         'SELECT id, account_id, scopes, created_at, last_used_at, revoked_at FROM access_tokens WHERE account_id = ? ORDER BY created_at, id',
       )
@@ -196,6 +206,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async close(): Promise<void> {
+    this.lastUses.flush();
     this.db.close();
   }
 
@@ -207,12 +218,8 @@ export class SqliteAccountStore implements AccountStore {
   private recordUse(cached: CachedGrant): void {
     const now = Date.now();
     if (now - cached.lastUsedMs < LAST_USED_PRECISION_MS) return;
-    try {
-      this.sql('UPDATE access_tokens SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), cached.grant.tokenId);
-      cached.lastUsedMs = now;
-    } catch {
-      // Nothing to do: the last use stays as it was.
-    }
+    cached.lastUsedMs = now;
+    this.lastUses.add(cached.grant.tokenId, new Date(now).toISOString());
   }
 
   private call<T>(work: () => T): Promise<T> {

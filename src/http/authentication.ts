@@ -2,15 +2,15 @@ import type { Context, Next } from 'koa';
 import { grants, type AccountStore, type TokenGrant } from '../accounts/account-store.ts';
 import { forbidden, HttpError, unauthorized } from './http-errors.ts';
 import type { ParamsState } from './request-params.ts';
+import { tokenHolder, type AppTokenLookup } from './token-holder.ts';
+
+export type { AppTokenLookup } from './token-holder.ts';
 
 export interface AuthState {
   grant: TokenGrant;
   /** Set instead of `grant` for a token of an app with no account (OAuth client_credentials). */
   appOnly?: { readonly scopes: readonly string[] };
 }
-
-/** Finds the token of an app with no account; its scopes, or null. */
-export type AppTokenLookup = (token: string) => Promise<{ readonly tokenId: string; readonly scopes: readonly string[] } | null>;
 
 /**
  * Where Doorkeeper's default `access_token_methods` look (Mastodon keeps them; doorkeeper
@@ -40,14 +40,12 @@ export function presentedToken(ctx: Context): string | null {
 export function authenticate(accounts: AccountStore, appTokens?: AppTokenLookup) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const token = presentedToken(ctx);
-    const grant = token ? await accounts.authenticate(token) : null;
+    // The rate-limit middleware may have looked this token up already: tokenHolder keeps it per request.
+    const holder = token ? await tokenHolder(ctx, token, { accounts, ...(appTokens ? { appTokens } : {}) }) : null;
     const state = ctx.state as AuthState;
-    if (grant) state.grant = grant;
-    else {
-      const appOnly = token && appTokens ? await appTokens(token) : null;
-      if (!appOnly) throw token && (await accounts.isRevokedToken(token)) ? new HttpError(401, 'The access token was revoked') : unauthorized();
-      state.appOnly = appOnly;
-    }
+    if (holder?.kind === 'user') state.grant = holder.grant;
+    else if (holder?.kind === 'app') state.appOnly = holder.appToken;
+    else throw token && (await accounts.isRevokedToken(token)) ? new HttpError(401, 'The access token was revoked') : unauthorized();
     await next();
   };
 }

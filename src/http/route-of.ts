@@ -9,6 +9,9 @@ export interface ChosenRoute {
   readonly path: string;
 }
 
+/** Distinct method and path pairs whose route is remembered (a path with an id is one pair per id). */
+const CHOSEN_ROUTES_KEPT = 10_000;
+
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
 /**
@@ -31,7 +34,7 @@ export function canonicalPath(raw: string): string {
  * judges a request by its route (the throttles) judges the route and never the spelling of the path.
  */
 export function routeChooser(routers: readonly Router[]): (method: string, rawPath: string) => ChosenRoute {
-  return (method, rawPath) => {
+  const choose = (method: string, rawPath: string): ChosenRoute => {
     const path = canonicalPath(rawPath);
     for (const router of routers) {
       const matched = router.match(path, method);
@@ -40,5 +43,18 @@ export function routeChooser(routers: readonly Router[]): (method: string, rawPa
       if (layer) return { method, template: String(layer.path), path };
     }
     return { method, template: null, path };
+  };
+  // The routers never change, so the answer for a method and a path never does: a busy path (a listing
+  // polled by every client) is matched once, not on every request. Emptied when full, so bounded.
+  const chosen = new Map<string, ChosenRoute>();
+  return (method, rawPath) => {
+    const key = `${method} ${rawPath}`;
+    let route = chosen.get(key);
+    if (!route) {
+      route = choose(method, rawPath);
+      if (chosen.size >= CHOSEN_ROUTES_KEPT) chosen.clear();
+      chosen.set(key, route);
+    }
+    return route;
   };
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
-import { presentedToken, type AppTokenLookup } from '../http/authentication.ts';
+import { presentedToken } from '../http/authentication.ts';
+import { tokenHolder, type AppTokenLookup } from '../http/token-holder.ts';
 import type { ChosenRoute } from '../http/route-of.ts';
 import { throttleableAddress } from './throttleable-address.ts';
 import type { RequestFacts } from './throttles.ts';
@@ -33,11 +34,11 @@ function isPagingRequest(query: URLSearchParams): boolean {
 async function identify(ctx: Context, sources: FactSources): Promise<Pick<RequestFacts, 'userId' | 'tokenId'>> {
   const token = presentedToken(ctx);
   if (token === null) return { userId: null, tokenId: null };
-  const grant = await sources.accounts.authenticate(token);
+  // Looked up once per request: the authentication after this middleware reuses the answer.
+  const holder = await tokenHolder(ctx, token, sources);
   // User and app tokens live in two stores, each with its own ids: the prefix keeps their counters apart.
-  if (grant) return { userId: grant.account.id, tokenId: `user-token:${grant.tokenId}` };
-  const app = sources.appTokens ? await sources.appTokens(token) : null;
-  return { userId: null, tokenId: app ? `app-token:${app.tokenId}` : null };
+  if (holder?.kind === 'user') return { userId: holder.grant.account.id, tokenId: `user-token:${holder.grant.tokenId}` };
+  return { userId: null, tokenId: holder ? `app-token:${holder.appToken.tokenId}` : null };
 }
 
 /** The route the request is for, or null when no throttle could apply (no route here and not under /api). */
