@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { AccountError, type Account, type AccountStore, type TokenGrant, type TokenRecord } from '../accounts/account-store.ts';
+import { mastodonQuery } from './mastodon-query.ts';
 import { MastodonTokenSource } from './mastodon-token-source.ts';
 
 /** What every write to accounts or tokens answers in Mastodon mode. */
@@ -52,7 +53,8 @@ export class MastodonAccountStore implements AccountStore {
 
   async findAccount(usernameOrId: string): Promise<Account | null> {
     const byId = /^\d{1,19}$/.test(usernameOrId);
-    const { rows } = await this.pool.query<Account>(
+    const rows = await mastodonQuery<Account>(
+      this.pool,
       `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.domain IS NULL AND ${byId ? 'a.id = $1::bigint' : 'lower(a.username) = lower($1)'}
          AND EXISTS (SELECT 1 FROM users u WHERE u.account_id = a.id)`,
       [usernameOrId],
@@ -62,7 +64,8 @@ export class MastodonAccountStore implements AccountStore {
 
   async searchAccounts(prefix: string, limit: number): Promise<readonly Account[]> {
     const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const { rows } = await this.pool.query<Account>(
+    const rows = await mastodonQuery<Account>(
+      this.pool,
       `SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN users u ON u.account_id = a.id
         WHERE a.domain IS NULL AND lower(a.username) LIKE $1 ORDER BY lower(a.username) LIMIT $2`,
       [pattern, limit],
@@ -76,7 +79,8 @@ export class MastodonAccountStore implements AccountStore {
 
   async findToken(tokenId: string): Promise<TokenRecord | null> {
     if (!/^\d{1,19}$/.test(tokenId)) return null;
-    const { rows } = await this.pool.query<TokenRow>(
+    const rows = await mastodonQuery<TokenRow>(
+      this.pool,
       `SELECT ${TOKEN_COLUMNS} FROM oauth_access_tokens t JOIN users u ON u.id = t.resource_owner_id WHERE t.id = $1::bigint`,
       [tokenId],
     );
@@ -85,7 +89,8 @@ export class MastodonAccountStore implements AccountStore {
 
   async listTokens(accountId: string): Promise<readonly TokenRecord[]> {
     if (!/^\d{1,19}$/.test(accountId)) return [];
-    const { rows } = await this.pool.query<TokenRow>(
+    const rows = await mastodonQuery<TokenRow>(
+      this.pool,
       `SELECT ${TOKEN_COLUMNS} FROM oauth_access_tokens t JOIN users u ON u.id = t.resource_owner_id WHERE u.account_id = $1::bigint ORDER BY t.id`,
       [accountId],
     );

@@ -1,5 +1,4 @@
 import pg from 'pg';
-
 /** Mastodon's PostgreSQL could not be used as MASTODON_DATABASE_URL says: the process cannot start. */
 export class MastodonDatabaseError extends Error {
   override readonly name = 'MastodonDatabaseError';

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { TokenGrant } from '../accounts/account-store.ts';
+import { mastodonQuery } from './mastodon-query.ts';
 
 /** What a presented token is in Mastodon's tables, judged as Doorkeeper and Api::BaseController judge it. */
 export type TokenOutcome =
@@ -85,7 +86,7 @@ export class MastodonTokenSource {
   private readonly pending = new Map<string, Promise<TokenOutcome>>();
 
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly pool: Pick<pg.Pool, 'query'>,
     private readonly options: { readonly cacheMs?: number; readonly capacity?: number; readonly now?: () => number } = {},
   ) {}
 
@@ -102,7 +103,7 @@ export class MastodonTokenSource {
   }
 
   private async read(token: string, askedAt: number): Promise<TokenOutcome> {
-    const { rows } = await this.pool.query<TokenRow>(LOOKUP, [token]);
+    const rows = await mastodonQuery<TokenRow>(this.pool, LOOKUP, [token]);
     const outcome = outcomeOf(rows[0]);
     if (outcome.kind !== 'unknown') {
       if (this.known.size >= (this.options.capacity ?? 10_000)) this.known.clear();

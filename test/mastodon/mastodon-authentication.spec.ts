@@ -116,9 +116,27 @@ describe('Mastodon mode: tokens are rows of Mastodon’s oauth_access_tokens', f
     assert.deepEqual(answer.body, { error: 'The access token was revoked' });
   });
 
-  it('/health names Mastodon’s database', async () => {
+  it('/health names Mastodon’s database; while it is away requests are 503 (never 500) and /health says why', async () => {
     const health = await server.request('GET', '/health');
     assert.equal(health.status, 200, JSON.stringify(health.body));
     assert.equal(health.body.mastodonDatabase, 'up');
+    const token = await db.token(await db.user());
+    await db.cutOff();
+    try {
+      const answer = await server.request('GET', '/api/v2/filters', { token });
+      assert.deepEqual([answer.status, answer.body], [503, { error: "Service unavailable: Mastodon's database cannot be reached" }]);
+      const away = await server.request('GET', '/health');
+      assert.equal(away.status, 503);
+      assert.equal(away.body.mastodonDatabase, 'down');
+      assert.deepEqual(
+        away.body.problems.map((p: { reason: string }) => p.reason),
+        ['mastodon_database_unreachable'],
+      );
+      assert.equal((await server.request('GET', '/health/ready')).status, 503);
+    } finally {
+      await db.restore();
+    }
+    await waitUntil(async () => (await server.request('GET', '/api/v2/filters', { token })).status === 200, 'the database to be used again', 10_000);
+    assert.equal((await server.request('GET', '/health')).body.mastodonDatabase, 'up');
   });
 });

@@ -168,6 +168,8 @@ export class MastodonTestDatabase {
     const url = new URL(POSTGRES_ADMIN_URL);
     url.pathname = `/${name}`;
     const pool = new pg.Pool({ connectionString: url.toString(), max: 3 });
+    // Connections cut by cutOff() report here; the next query takes a new one.
+    pool.on('error', () => {});
     await pool.query(SCHEMA);
     return new MastodonTestDatabase(url.toString(), name, pool);
   }
@@ -197,6 +199,29 @@ export class MastodonTestDatabase {
       [token, scopes, user?.userId ?? null, fields.expiresIn ?? null, fields.createdSecondsAgo ?? 0],
     );
     return token;
+  }
+
+  /**
+   * Takes the database away as an outage would, for this database alone (the PostgreSQL server is
+   * shared): new connections are refused and every open one is cut. `restore()` lets them in again.
+   */
+  async cutOff(): Promise<void> {
+    await this.admin(`ALTER DATABASE ${this.name} ALLOW_CONNECTIONS false`);
+    await this.admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${this.name}' AND pid <> pg_backend_pid()`);
+  }
+
+  async restore(): Promise<void> {
+    await this.admin(`ALTER DATABASE ${this.name} ALLOW_CONNECTIONS true`);
+  }
+
+  private async admin(sql: string): Promise<void> {
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
   }
 
   async drop(): Promise<void> {
