@@ -31,6 +31,7 @@ import { openOAuthStore } from './oauth/open-oauth-store.ts';
 import { openRateLimitStore } from './rate-limits/open-rate-limit-store.ts';
 import { mastodonAccounts } from './mastodon/mastodon-account-store.ts';
 import { mastodonWebmailRefusal } from './mastodon/mastodon-webmail-refusal.ts';
+import { MastodonStatuses } from './mastodon/mastodon-statuses.ts';
 
 export interface Stores {
   readonly dataDir: string;
@@ -194,7 +195,7 @@ export async function startService({ config, logger, stores: given, env, catchUp
     // The webmail may still run on IMAP; its local accounts would be this service's, which Mastodon mode has none of.
     before: [mastodon && !webmail.config.imapUrl ? mastodonWebmailRefusal() : webmail.middleware],
     oauth,
-    ...(mastodon ? { mastodon: { appTokens: (token: string) => mastodon.authenticateAppToken(token) } } : {}),
+    ...(mastodon ? { mastodon: { appTokens: (token: string) => mastodon.authenticateAppToken(token) }, statuses: new MastodonStatuses(mastodon.pool) } : {}),
     accountLog,
     ...(rateLimitStore ? { rateLimits: { store: rateLimitStore, settings: config.rateLimits } } : {}),
     corsOrigins: config.corsOrigins,

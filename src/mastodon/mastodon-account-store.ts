@@ -25,7 +25,7 @@ export class MastodonAccountStore implements AccountStore {
   readonly tokens: MastodonTokenSource;
 
   constructor(
-    private readonly pool: pg.Pool,
+    readonly pool: pg.Pool,
     tokens?: MastodonTokenSource,
   ) {
     this.tokens = tokens ?? new MastodonTokenSource(pool);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MastodonTestDatabase, type MastodonUser } from '../support/mastodon-database.ts';
+import { MastodonTestDatabase, snowflake, type MastodonUser } from '../support/mastodon-database.ts';
 import { TestServer } from '../support/test-server.ts';
 import { waitUntil } from '../support/wait-until.ts';
 
@@ -100,6 +100,28 @@ describe('Mastodon mode: tokens are rows of Mastodon’s oauth_access_tokens', f
     assert.equal(created.status, 200);
     const answer = await server.request('GET', `/api/v2/filters/${created.body.id}`, { token: other });
     assert.deepEqual([answer.status, answer.body], [404, { error: 'Record not found' }]);
+  });
+
+  it('a filtered status must exist in Mastodon’s statuses: an unknown one is refused before anything is written', async () => {
+    const user = await db.user();
+    const token = await db.token(user);
+    const filter = await server.request('POST', '/api/v2/filters', { token, json: FILTER });
+    const statusId = snowflake();
+    await db.pool.query(`INSERT INTO statuses (id, text, created_at, updated_at, account_id) VALUES ($1, 'hi', now(), now(), $2)`, [statusId, user.accountId]);
+    const added = await server.request('POST', `/api/v2/filters/${filter.body.id}/statuses`, { token, json: { status_id: statusId } });
+    assert.deepEqual([added.status, added.body.status_id], [200, statusId]);
+    const before = await server.service.stores.events.readAll({ after: null, limit: 100_000 });
+    const unknown = await server.request('POST', `/api/v2/filters/${filter.body.id}/statuses`, { token, json: { status_id: snowflake() } });
+    assert.deepEqual([unknown.status, unknown.body], [422, { error: 'Validation failed: Status must exist' }]);
+    assert.equal((await server.service.stores.events.readAll({ after: null, limit: 100_000 })).length, before.length, 'nothing written');
+    const listed = await server.request('GET', `/api/v2/filters/${filter.body.id}/statuses`, { token });
+    assert.deepEqual(
+      listed.body.map((s: { status_id: string }) => s.status_id),
+      [statusId],
+    );
+    // As Mastodon's controller: the filter is looked up (404) before the status is validated.
+    const noFilter = await server.request('POST', `/api/v2/filters/${snowflake()}/statuses`, { token, json: { status_id: snowflake() } });
+    assert.equal(noFilter.status, 404);
   });
 
   it('a revocation, a disabling or a suspension committed in Mastodon is obeyed without a restart', async () => {
