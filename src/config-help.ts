@@ -53,11 +53,18 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
     meaning: "this service's own: POST /api/v2/filters/match per account and 5 minutes (besides the API budget)",
   },
   { name: 'CORS_ORIGINS', fallback: '*', meaning: 'origins browsers may call /api/* from: * or a list such as https://elk.zone' },
+  {
+    name: 'MASTODON_DATABASE_URL',
+    fallback: 'unset',
+    meaning:
+      "Mastodon mode (docs/mastodon.md): Mastodon's PostgreSQL, e.g. postgresql://mastodon@127.0.0.1:5432/mastodon_production; its accounts and tokens are then the only ones",
+  },
 ];
 
 // The projector process answers no matching request and serves only /health and /metrics: no CORS, no
 // proxies, no in-process projector switch.
-const NOT_READ_BY_PROJECTOR = new Set(['NATS_MATCH_SUBJECT', 'PROJECTOR', 'TRUST_PROXY', 'CORS_ORIGINS']);
+// Nor does it authenticate anyone, so Mastodon's accounts and tokens are no business of it.
+const NOT_READ_BY_PROJECTOR = new Set(['NATS_MATCH_SUBJECT', 'PROJECTOR', 'TRUST_PROXY', 'CORS_ORIGINS', 'MASTODON_DATABASE_URL']);
 
 /** Every variable the projector process reads, for its --help. */
 export const PROJECTOR_SETTINGS: readonly SettingHelp[] = CONFIG_SETTINGS.filter((setting) => !NOT_READ_BY_PROJECTOR.has(setting.name));

@@ -37,6 +37,8 @@ export interface Config {
   readonly corsOrigins: '*' | readonly string[];
   /** Mastodon's rack-attack throttles (RATE_LIMITS, RATE_LIMIT_*). */
   readonly rateLimits: RateLimitSettings;
+  /** Mastodon mode (docs/mastodon.md): Mastodon's PostgreSQL, whose accounts and tokens are the only ones. */
+  readonly mastodonDatabaseUrl: string | undefined;
 }
 
 /** NATS_URL with the settings that log in to it, for natsConnectionOptions; undefined without NATS_URL. */
@@ -54,6 +56,17 @@ function trustedProxies(settings: Settings): number {
   if (['on', 'true', 'yes'].includes(value)) return 1;
   if (/^[1-9]$/.test(value)) return Number(value);
   throw new BadSetting('TRUST_PROXY', 'on, off or the number of proxies in front (1 to 9)', raw);
+}
+
+/** A PostgreSQL URL, as Mastodon's DATABASE_URL and node-postgres take it; checked here so a typo ends the start at once. */
+function mastodonDatabaseUrl(settings: Settings): string | undefined {
+  const raw = settings.optional('MASTODON_DATABASE_URL');
+  if (raw === undefined) return undefined;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || (url.hostname === '' && !url.searchParams.has('host'))) {
+    throw new BadSetting('MASTODON_DATABASE_URL', 'a PostgreSQL URL such as postgresql://mastodon@127.0.0.1:5432/mastodon_production', raw);
+  }
+  return raw;
 }
 
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
@@ -100,5 +113,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustedProxies(settings),
     corsOrigins: corsOrigins(settings),
     rateLimits: rateLimitSettings(settings),
+    mastodonDatabaseUrl: mastodonDatabaseUrl(settings),
   };
 }

@@ -29,6 +29,9 @@ import { createWebmail } from './webmail/index.ts';
 import type { OAuthStore } from './oauth/oauth-store.ts';
 import { openOAuthStore } from './oauth/open-oauth-store.ts';
 import { openRateLimitStore } from './rate-limits/open-rate-limit-store.ts';
+import { mastodonAccounts } from './mastodon/mastodon-account-store.ts';
+import { mastodonWebmailRefusal } from './mastodon/mastodon-webmail-refusal.ts';
+import { MastodonStatuses } from './mastodon/mastodon-statuses.ts';
 
 export interface Stores {
   readonly dataDir: string;
@@ -174,15 +177,25 @@ export async function startService({ config, logger, stores: given, env, catchUp
     : null;
   const staleWrites = new StaleWrites();
   const catchUp = recordingStaleWrites(projector ?? new ReadYourWrites(stores.reads), staleWrites, () => readYourWritesTimeouts.inc());
-  const health = new ServiceHealth({ ...stores, projector, staleWrites, maxLagMs: config.projectorMaxLagMs });
+  // Mastodon mode (MASTODON_DATABASE_URL): accounts, apps and tokens are Mastodon's alone (docs/mastodon.md).
+  const mastodon = mastodonAccounts(stores.accounts);
+  const health = new ServiceHealth({
+    ...stores,
+    projector,
+    staleWrites,
+    maxLagMs: config.projectorMaxLagMs,
+    ...(mastodon ? { accountsAre: 'mastodon' as const } : {}),
+  });
   const app = createApp({
     ...stores,
     catchUp,
     matchers,
     logger,
     health,
-    before: [webmail.middleware],
+    // The webmail may still run on IMAP; its local accounts would be this service's, which Mastodon mode has none of.
+    before: [mastodon && !webmail.config.imapUrl ? mastodonWebmailRefusal() : webmail.middleware],
     oauth,
+    ...(mastodon ? { mastodon: { appTokens: (token: string) => mastodon.authenticateAppToken(token) }, statuses: new MastodonStatuses(mastodon.pool) } : {}),
     accountLog,
     ...(rateLimitStore ? { rateLimits: { store: rateLimitStore, settings: config.rateLimits } } : {}),
     corsOrigins: config.corsOrigins,

@@ -26,7 +26,15 @@ export async function openEventStore(config: Config): Promise<EventStore> {
   return EsdbEventStore.connect(config.eventStoreUrl);
 }
 
-export function openAccounts(config: Config): Promise<AccountStore> {
+/** With MASTODON_DATABASE_URL, Mastodon's own accounts and tokens (read only); else this service's. */
+export async function openAccounts(config: Config): Promise<AccountStore> {
+  if (config.mastodonDatabaseUrl) {
+    const [{ openMastodonDatabase }, { MastodonAccountStore }] = await Promise.all([
+      import('./mastodon/mastodon-database.ts'),
+      import('./mastodon/mastodon-account-store.ts'),
+    ]);
+    return new MastodonAccountStore(await openMastodonDatabase(config.mastodonDatabaseUrl));
+  }
   return openAccountStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
 }
 
@@ -79,10 +87,11 @@ async function openPrimaryNotifier(config: Config, logger: Logger, name: string)
 }
 
 /** For start-up logs: where events, read models and the shared state live, without credentials. */
-export function describeStores(config: Config): { events: string; readModels: string; accountsAndWebmail: string } {
+export function describeStores(config: Config): { events: string; readModels: string; accountsAndWebmail: string; accountsAndTokens: string } {
   return {
     events: config.eventStoreUrl ? 'eventstoredb' : 'sqlite',
     readModels: config.mongodbUrl ? 'mongodb' : 'sqlite',
     accountsAndWebmail: config.mongodbUrl ? 'mongodb' : 'sqlite',
+    accountsAndTokens: config.mastodonDatabaseUrl ? 'mastodon' : config.mongodbUrl ? 'mongodb' : 'sqlite',
   };
 }

@@ -9,6 +9,11 @@ export interface TokenGrant {
   readonly tokenId: string;
   readonly account: Account;
   readonly scopes: readonly string[];
+  /**
+   * Set when the token is valid but its user may not act (Mastodon's `require_user!`: unconfirmed,
+   * pending approval, disabled or suspended): answered once the token's scope has been checked.
+   */
+  readonly refusal?: { readonly status: number; readonly message: string } | undefined;
 }
 
 /** What an auditor sees of a token: never its secret. */
@@ -43,6 +48,11 @@ export interface AccountStore {
   revokeTokenById(tokenId: string): Promise<boolean>;
   /** True only for the whole token (its secret matching) of a revoked token: Doorkeeper's "was revoked". */
   isRevokedToken(token: string): Promise<boolean>;
+  /**
+   * Optional: why a token that did not authenticate is refused, when it is a known token (Doorkeeper's
+   * "was revoked" or "expired"). Without it, isRevokedToken alone decides.
+   */
+  invalidTokenReason?(token: string): Promise<'revoked' | 'expired' | null>;
   /** When the token with this id was revoked; null when it is active or unknown (for a message that says which). */
   tokenRevokedAt(tokenId: string): Promise<string | null>;
   /** The token with this id, revoked or not (never its secret); null when there is none. */

@@ -24,6 +24,7 @@ import { projectionCommands } from './projection-commands.ts';
 import { OutputClosedError, watchStdout } from './stdout-lines.ts';
 import { tokenCommands } from './token-commands.ts';
 import { appCommands } from './app-commands.ts';
+import { MASTODON_OWNS_ACCOUNTS } from '../mastodon/mastodon-account-store.ts';
 
 /**
  * `content-filters` / `npm run --silent cli -- ...`: operator commands on the data directory. Each
@@ -37,9 +38,11 @@ export function buildCli(): Command {
     .addHelpText('after', CLI_SETTINGS_HELP)
     .showHelpAfterError()
     .exitOverride();
-  program.addCommand(accountCommands(config));
-  program.addCommand(tokenCommands(config));
-  program.addCommand(appCommands(config));
+  for (const command of [accountCommands(config), tokenCommands(config), appCommands(config)]) {
+    // Mastodon mode: Mastodon alone keeps accounts, apps and tokens (docs/mastodon.md); nothing here may touch them.
+    if (config.mastodonDatabaseUrl) command.hook('preAction', () => Promise.reject(new CliError(MASTODON_OWNS_ACCOUNTS)));
+    program.addCommand(command);
+  }
   for (const command of auditCommands(config)) program.addCommand(command);
   program.addCommand(exportCommand(config));
   program.addCommand(verifyCommand(config));

@@ -6,7 +6,7 @@ import type { HealthProblem, HealthReport } from './service-health.ts';
  * still answer from the read models and writes answer correctly from the event stream itself (they wait
  * for the read models at most 5 s), and taking every replica out would turn a slow projector into an outage.
  */
-const STORE_REASON = /^(event_store|read_store|accounts?_store|account_store)_/;
+const STORE_REASON = /^(event_store|read_store|accounts?_store|account_store|mastodon_database)_/;
 
 export interface Readiness {
   readonly status: 'ready' | 'unavailable';

@@ -18,6 +18,8 @@ export type HealthProblem =
   | { readonly reason: 'event_store_access_denied'; readonly error: string; readonly detail: string }
   | { readonly reason: 'read_store_unreachable'; readonly error: string }
   | { readonly reason: 'account_store_unreachable'; readonly error: string }
+  /** Mastodon mode: its PostgreSQL, where every request's token is looked up. */
+  | { readonly reason: 'mastodon_database_unreachable'; readonly error: string }
   | {
       readonly reason: 'projection_failing';
       readonly stage: string;
@@ -38,6 +40,8 @@ export interface HealthReport {
   readonly readStore: 'up' | 'down';
   /** In processes that authenticate requests (not the projector): accounts and tokens. */
   readonly accountStore?: 'up' | 'down';
+  /** Mastodon mode: whether Mastodon's PostgreSQL (accounts and tokens) answers. */
+  readonly mastodonDatabase?: 'up' | 'down';
   readonly nats: NotifierState;
   /** Each transport (NATS, Redis) with its state and what waits to be announced on it. */
   readonly announcements: readonly AnnouncementReport[];
@@ -62,6 +66,8 @@ export interface HealthDeps {
   readonly notifier: Notifier;
   /** Accounts and tokens, in processes that authenticate requests: every API request needs them. */
   readonly accounts?: Pick<AccountStore, 'findAccount'>;
+  /** `mastodon`: the accounts are Mastodon's database, and the report names it. */
+  readonly accountsAre?: 'mastodon';
   readonly projector: LeasedProjector | null;
   readonly staleWrites: StaleWrites;
   /** The oldest event not yet projected may be this old before /health says `projector_lagging`. */
@@ -150,7 +156,9 @@ export class ServiceHealth implements ProjectionSource {
     const unwritable = writes.ok ? writes.value : writes.error;
     if (next.ok && unwritable !== null) problems.push({ reason: 'event_store_unwritable', error: unwritable });
     if (!checkpoint.ok) problems.push({ reason: 'read_store_unreachable', error: checkpoint.error });
-    if (accountStore && !accountStore.ok) problems.push({ reason: 'account_store_unreachable', error: accountStore.error });
+    const mastodon = this.deps.accountsAre === 'mastodon';
+    if (accountStore && !accountStore.ok)
+      problems.push({ reason: mastodon ? 'mastodon_database_unreachable' : 'account_store_unreachable', error: accountStore.error });
     const failure = projector?.failure;
     if (failure) problems.push({ reason: 'projection_failing', ...failure });
     if (lease.ok && !live(lease.value, now))
@@ -168,6 +176,7 @@ export class ServiceHealth implements ProjectionSource {
       eventStore: next.ok && unwritable === null ? 'up' : 'down',
       readStore: checkpoint.ok ? 'up' : 'down',
       ...(accountStore ? { accountStore: accountStore.ok ? ('up' as const) : ('down' as const) } : {}),
+      ...(accountStore && mastodon ? { mastodonDatabase: accountStore.ok ? ('up' as const) : ('down' as const) } : {}),
       nats: this.deps.notifier.state?.() ?? 'off',
       announcements,
       projection: {

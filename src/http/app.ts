@@ -12,7 +12,8 @@ import type { RateLimitStore } from '../rate-limits/rate-limit-store.ts';
 import { throttles, type RateLimitSettings } from '../rate-limits/throttles.ts';
 import type { AccountMatchers } from '../matching/account-matchers.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
-import { authenticate, requireFilterScope } from './authentication.ts';
+import { authenticate, requireFilterScope, type AppTokenLookup } from './authentication.ts';
+import { mastodonOwnedRoutes } from '../mastodon/mastodon-owned-routes.ts';
 import { apiCors, type CorsOrigins } from './cors.ts';
 import { healthRoutes, type HealthSource } from './health-routes.ts';
 import { jsonErrors, koaErrorLogger } from './http-errors.ts';
@@ -42,6 +43,11 @@ export interface AppDeps extends FilterRouteDeps {
   readonly trustProxy?: number;
   /** Apps and sign-in (OAuth 2, as Mastodon); without it only CLI-made tokens work. */
   readonly oauth?: OAuthStore;
+  /**
+   * Mastodon mode: accounts, apps and tokens are Mastodon's. `oauth` is then ignored, its endpoints
+   * refuse, and app tokens are looked up here (Mastodon's `oauth_access_tokens` with no user).
+   */
+  readonly mastodon?: { readonly appTokens: AppTokenLookup };
   /** How long a failed OAuth sign-in waits before its answer (tests make it instant). */
   readonly failedSignInPause?: (ms: number) => Promise<void>;
   /** Where sign-ins, app authorizations and app tokens are recorded in the accounts' streams; none: not recorded. */
@@ -60,7 +66,7 @@ async function apiHeaders(ctx: Context, next: Next): Promise<void> {
 function filtersRouter(given: AppDeps): Router {
   const router = new Router();
   const deps = { ...given, accountWrites: given.accountWrites ?? new KeyedLock() };
-  const appTokens = deps.oauth ? (token: string) => deps.oauth!.authenticateAppToken(token) : undefined;
+  const appTokens = appTokenLookup(deps);
   // Router-level middleware runs only for paths a route matches, so unknown paths stay plain 404s.
   // Parameters before the token: Doorkeeper also takes `access_token` from a form body.
   router.use(apiHeaders, requestParams(), authenticate(deps.accounts, appTokens), requireFilterScope());
@@ -72,10 +78,17 @@ function filtersRouter(given: AppDeps): Router {
   return router;
 }
 
+/** Where tokens of apps with no account are found: Mastodon's table in Mastodon mode, else the OAuth store. */
+function appTokenLookup(deps: AppDeps): AppTokenLookup | undefined {
+  if (deps.mastodon) return deps.mastodon.appTokens;
+  return deps.oauth ? (token: string) => deps.oauth!.authenticateAppToken(token) : undefined;
+}
+
 /** Every router of the application, in the order they are mounted (the first that routes a request runs it). */
 function appRouters(deps: AppDeps): Router[] {
   const routers = [healthRoutes(deps.health)];
-  if (deps.oauth) {
+  if (deps.mastodon) routers.push(mastodonOwnedRoutes());
+  else if (deps.oauth) {
     const oauth = { oauth: deps.oauth, accounts: deps.accounts, ...(deps.accountLog ? { accountLog: deps.accountLog } : {}) };
     const optional = {
       ...(deps.failedSignInPause ? { failedSignInPause: deps.failedSignInPause } : {}),
@@ -106,7 +119,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(apiCors(deps.corsOrigins ?? '*'));
   const routers = appRouters(deps);
   if (deps.rateLimits) {
-    const appTokens = deps.oauth ? (token: string) => deps.oauth!.authenticateAppToken(token) : undefined;
+    const appTokens = appTokenLookup(deps);
     app.use(
       rateLimits({
         store: deps.rateLimits.store,

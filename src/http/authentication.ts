@@ -45,19 +45,28 @@ export function authenticate(accounts: AccountStore, appTokens?: AppTokenLookup)
     const state = ctx.state as AuthState;
     if (holder?.kind === 'user') state.grant = holder.grant;
     else if (holder?.kind === 'app') state.appOnly = holder.appToken;
-    else throw token && (await accounts.isRevokedToken(token)) ? new HttpError(401, 'The access token was revoked') : unauthorized();
+    else throw token ? await invalidToken(accounts, token) : unauthorized();
     await next();
   };
 }
 
+/** Doorkeeper's InvalidTokenResponse descriptions, by reason. */
+async function invalidToken(accounts: AccountStore, token: string): Promise<HttpError> {
+  const reason = accounts.invalidTokenReason ? await accounts.invalidTokenReason(token) : (await accounts.isRevokedToken(token)) ? 'revoked' : null;
+  if (reason === 'revoked') return new HttpError(401, 'The access token was revoked');
+  if (reason === 'expired') return new HttpError(401, 'The access token expired');
+  return unauthorized();
+}
+
 /**
- * As Mastodon: the scope is checked first (403), then that the token has a user (422), since its
- * controllers run `doorkeeper_authorize!` before `require_user!`.
+ * As Mastodon: the scope is checked first (403), then that the token has a user (422) who may act
+ * (the grant's refusal), since its controllers run `doorkeeper_authorize!` before `require_user!`.
  */
 function checkScope(ctx: Context, needed: string): void {
   const state = ctx.state as AuthState;
   if (!grants(state.appOnly ? state.appOnly.scopes : state.grant.scopes, needed)) throw forbidden();
   if (state.appOnly) throw new HttpError(422, 'This method requires an authenticated user');
+  if (state.grant.refusal) throw new HttpError(state.grant.refusal.status, state.grant.refusal.message);
 }
 
 /** GET and HEAD need `read:filters` (or `read`); everything else needs `write:filters` (or `write`). */

@@ -23,6 +23,8 @@ export interface FilterRouteDeps {
   readonly accountWrites?: KeyedLock;
   /** Where POSTs' Idempotency-Keys are kept; without it the header is ignored. */
   readonly idempotency?: IdempotencyStore;
+  /** Mastodon mode: the statuses that exist (Mastodon's); without it any bigint id may be filtered. */
+  readonly statuses?: { exists(statusId: string): Promise<boolean> };
 }
 
 type RouteState = AuthState & ParamsState & { requestId: string };

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { ValidationError } from '../../commands/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { keyedCommand } from '../keyed-command.ts';
 import { runFilterCommand } from '../run-filter-command.ts';
@@ -18,9 +19,15 @@ export function v2StatusRoutes(router: Router, deps: FilterRouteDeps): void {
     const filterId = pathId(ctx, 'filterId');
     const input = checked(statusInput, paramsOf(ctx));
     const caller = callerOf(ctx, 'v2');
+    const statusId = (text(input.status_id) ?? '').trim();
+    // Mastodon finds the filter (404) before the status is validated (422 `Status must exist`).
+    if (deps.statuses && !(await deps.statuses.exists(statusId))) {
+      found(await deps.reads.getFilter(caller.accountId, filterId));
+      throw new ValidationError(['Status must exist']);
+    }
     const { command, run } = await keyedCommand(ctx, deps.idempotency, {
       type: 'FilterStatus',
-      data: { filterId, accountId: caller.accountId, now: new Date().toISOString(), filterStatusId: newId(), statusId: (text(input.status_id) ?? '').trim() },
+      data: { filterId, accountId: caller.accountId, now: new Date().toISOString(), filterStatusId: newId(), statusId },
     });
     const { filter } = await runFilterCommand(deps, caller, command, run);
     ctx.body = statusJson(found(filter?.statuses.find((s) => s.id === command.data.filterStatusId)));
