@@ -6,5 +6,6 @@ Settings (environment variables, as the server reads them):
   EVENTSTORE_URL      read (and rebuild from) the event log in EventStoreDB, e.g. esdb://localhost:2113?tls=false
   MONGODB_URL         accounts and tokens, and the read models to rebuild, in MongoDB,
                       e.g. mongodb://localhost:27017/content_filters
+  MONGODB_WRITE_CONCERN majority (default) or a number of members that must hold a write
   PROJECTOR_LEASE_MS  the projector lease (default 10000); a rebuild waits at least twice this for the handover
 `;
