@@ -4,27 +4,31 @@ No MongoDB server can run on the development machines or in CI, so this speaks M
 protocol (Debian's python3-mockupdb) and answers the few commands the MongoDB adapters send
 from an in-memory mongomock database (python3-mongomock). It lets the adapter's real queries,
 updates, upserts and duplicate-key handling run in CI; it proves nothing about a real server's
-behaviour beyond what mongomock imitates. Prints the port it listens on, then serves until killed.
+behaviour beyond what mongomock imitates. It serves a replica set of three members (a primary, a
+secondary and an arbiter, mongo-stand-in-replica-set.py) on three ports, prints them on one line,
+then serves until killed.
 """
-import datetime
+import importlib.util
 import sys
 import threading
+import time
 
 import bson
-import mongomock
 from bson.int64 import Int64
 from mockupdb import Matcher, MockupDB
 from pymongo import ReturnDocument
 from pymongo.errors import DuplicateKeyError
 
-client = mongomock.MongoClient()
+_spec = importlib.util.spec_from_file_location('replica_set', __file__.replace('mongo-stand-in.py', 'mongo-stand-in-replica-set.py'))
+replica_set = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(replica_set)
+
 # The driver reads a cursor id only as a 64-bit integer; 0 means every result is in the first batch.
 NO_MORE = Int64(0)
-lock = threading.Lock()
+lock = threading.RLock()
+members = replica_set.ReplicaSet(lock)
 
 HELLO = {
-    'ismaster': True,
-    'isWritablePrimary': True,
     'helloOk': True,
     'minWireVersion': 0,
     'maxWireVersion': 17,
@@ -167,23 +171,30 @@ COMMANDS = {
     'createIndexes': do_create_indexes,
     'listCollections': do_list_collections,
     'drop': do_drop,
-    'dropDatabase': lambda db, cmd: client.drop_database(db.name) or {},
+    'dropDatabase': lambda db, cmd: db.client.drop_database(db.name) or {},
 }
 
 
 # mongod's `failCommand` fail point (test commands enabled; src/mongo/db/commands.cpp,
-# CommandHelpers::evaluateFailCommandFailPoint): while it is on, the commands it names answer
-# {ok: 0, code, errmsg, errorLabels} instead of running. Tests use it for the answers of a node that
-# shuts down or loses its primary role, with the codes of src/mongo/base/error_codes.yml:
-# 11600 InterruptedAtShutdown and 91 ShutdownInProgress (ShutdownError), 10107 NotWritablePrimary,
-# 189 PrimarySteppedDown and 11602 InterruptedDueToReplStateChange (NotPrimaryError), all RetriableError.
-fail_point = {'remaining': 0, 'data': {}}
+# CommandHelpers::evaluateFailCommandFailPoint, and service_entry_point_common.cpp), one per member:
+# while it is on, a command it names first waits blockTimeMS when blockConnection is set, then closes
+# the connection without answering when closeConnection is set, else answers {ok: 0, code, errmsg,
+# errorLabels} when errorCode is set, else runs and has writeConcernError appended to its answer.
+# Tests use it for the answers of a node that shuts down or loses its primary role, with the codes of
+# src/mongo/base/error_codes.yml: 11600 InterruptedAtShutdown and 91 ShutdownInProgress
+# (ShutdownError), 10107 NotWritablePrimary, 189 PrimarySteppedDown and 11602
+# InterruptedDueToReplStateChange (NotPrimaryError), all RetriableError; and for a hung primary.
+fail_points = [{'remaining': 0, 'data': {}} for _ in members.roles]
 
 
-def configure_fail_point(cmd):
-    if cmd['configureFailPoint'] != 'failCommand':
-        return {'ok': 0, 'errmsg': f"the stand-in has no fail point {cmd['configureFailPoint']}", 'code': 2, 'codeName': 'BadValue'}
-    mode = cmd.get('mode')
+def configure_fail_point(member, cmd):
+    name, mode = cmd['configureFailPoint'], cmd.get('mode')
+    if name == 'stopReplProducer':
+        members.stop_replication(mode != 'off')
+        return {'ok': 1}
+    if name != 'failCommand':
+        return {'ok': 0, 'errmsg': f"the stand-in has no fail point {name}", 'code': 2, 'codeName': 'BadValue'}
+    fail_point = fail_points[member]
     if mode == 'off':
         fail_point.update(remaining=0, data={})
     elif mode == 'alwaysOn':
@@ -195,46 +206,78 @@ def configure_fail_point(cmd):
     return {'ok': 1}
 
 
-def failed_by_fail_point(name):
+def take_fail_point(member, name):
+    fail_point = fail_points[member]
     data = fail_point['data']
     if fail_point['remaining'] == 0 or name not in data.get('failCommands', []):
         return None
     if fail_point['remaining'] > 0:
         fail_point['remaining'] -= 1
-    reply = {'ok': 0, 'code': int(data.get('errorCode', 1)), 'errmsg': "Failing command via 'failCommand' failpoint"}
+    return data
+
+
+def error_of(data):
+    reply = {'ok': 0, 'code': int(data['errorCode']), 'errmsg': "Failing command via 'failCommand' failpoint"}
     if data.get('errorLabels'):
         reply['errorLabels'] = list(data['errorLabels'])
     return reply
 
 
-def handle(request):
+def handle(member, request):
     cmd = request.doc
     name = request.command_name or ''
     if name == 'configureFailPoint':
         with lock:
-            return request.reply(configure_fail_point(cmd))
-    with lock:
-        failure = failed_by_fail_point(name)
-    if failure is not None:
-        return request.reply(failure)
+            return request.reply(configure_fail_point(member, cmd))
+    if name == 'replSetStepDown':
+        with lock:
+            return request.reply(members.step_down(member, cmd))
     if name.lower() in ('ismaster', 'hello'):
-        return request.reply({**HELLO, 'localTime': datetime.datetime.now(datetime.timezone.utc)})
+        with lock:
+            return request.reply({**HELLO, **members.hello(member)})
+    with lock:
+        failing = take_fail_point(member, name)
+    if failing is not None:
+        if failing.get('blockConnection'):
+            # mockupdb serves one request of a port at a time; a hung command must not hang the others.
+            with request.server._unlock():
+                time.sleep(int(failing.get('blockTimeMS', 0)) / 1000)
+        if failing.get('closeConnection'):
+            return request.hangup()
+        if 'errorCode' in failing:
+            return request.reply(error_of(failing))
     if name in ('ping', 'endSessions', 'killCursors', 'buildInfo', 'buildinfo', 'getLastError'):
         return request.reply({'version': '7.0.0-stand-in'} if name.lower() == 'buildinfo' else {})
     action = COMMANDS.get(name)
     if action is None:
         return request.reply({'ok': 0, 'errmsg': f'the stand-in does not know {name}', 'code': 59, 'codeName': 'CommandNotFound'})
+    with lock:
+        refused = members.refusal(member, name, cmd)
+    if refused is not None:
+        return request.reply(refused)
     try:
         with lock:
-            reply = action(client[cmd.get('$db', 'test')], cmd)
+            data = members.reading(cmd) if name in replica_set.READS else members.data
+            reply = action(data[cmd.get('$db', 'test')], cmd)
+            term = members.term
     except Exception as error:  # a stand-in gap must fail the test at once, not hang it
         return request.reply({'ok': 0, 'errmsg': f'stand-in: {error!r}', 'code': 1, 'codeName': 'InternalError'})
-    return request.reply({'ok': 1, **reply})
+    concern_error = None
+    if name in replica_set.WRITES:
+        with request.server._unlock(), lock:
+            concern_error = members.wait_for_write_concern(cmd, term)
+    if failing is not None and failing.get('writeConcernError'):
+        concern_error = failing['writeConcernError']
+    return request.reply({'ok': 1, **reply, **({'writeConcernError': concern_error} if concern_error else {})})
 
 
-server = MockupDB(port=0, auto_ismaster=False)
-server.autoresponds(Matcher(), handle)
-port = server.run()
-print(port, flush=True)
+servers = []
+for index in range(len(members.roles)):
+    server = MockupDB(port=0, auto_ismaster=False)
+    server.autoresponds(Matcher(), lambda request, member=index: handle(member, request))
+    members.hosts.append(f'127.0.0.1:{server.run()}')
+    servers.append(server)
+print(' '.join(host.split(':')[1] for host in members.hosts), flush=True)
 threading.Event().wait() if sys.stdin is None else sys.stdin.read()
-server.stop()
+for server in servers:
+    server.stop()
