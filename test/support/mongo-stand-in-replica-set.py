@@ -15,6 +15,21 @@ WRITES = {'insert', 'update', 'delete', 'findAndModify', 'createIndexes', 'drop'
 READS = {'find', 'aggregate', 'listCollections'}
 
 
+# Codes of NotPrimaryError, ShutdownError and network errors that make a retryable write (one sent
+# with a txnNumber, outside a transaction) worth retrying (mongo/src/mongo/db/error_labels.cpp,
+# ErrorLabelBuilder::isRetryableWriteError, from the RetriableError category of error_codes.yml).
+RETRYABLE_CODES = {6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436}
+
+
+def retryable(reply, cmd, concern_error=None):
+    """mongod labels such an answer RetryableWriteError itself (error_labels.cpp); the driver
+    retries a write on wire version 9 and later only when the server labelled it."""
+    code = (concern_error or reply).get('code')
+    if 'txnNumber' in cmd and cmd.get('autocommit') is not False and code in RETRYABLE_CODES:
+        reply['errorLabels'] = sorted(set(reply.get('errorLabels', [])) | {'RetryableWriteError'})
+    return reply
+
+
 def copy_data(source):
     """Every database, collection, index and document of a mongomock client, in a new one."""
     target = mongomock.MongoClient()
@@ -73,7 +88,7 @@ class ReplicaSet:
         if self.roles[member] == PRIMARY:
             return None
         if name in WRITES:
-            return {'ok': 0, 'code': 10107, 'codeName': 'NotWritablePrimary', 'errmsg': 'not primary'}
+            return retryable({'ok': 0, 'code': 10107, 'codeName': 'NotWritablePrimary', 'errmsg': 'not primary'}, cmd)
         mode = (cmd.get('$readPreference') or {}).get('mode', 'primary')
         if name in READS and (mode == 'primary' or self.roles[member] == ARBITER):
             return {'ok': 0, 'code': 13435, 'codeName': 'NotPrimaryNoSecondaryOk', 'errmsg': 'not primary and secondaryOk=false'}

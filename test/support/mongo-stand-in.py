@@ -36,6 +36,10 @@ HELLO = {
     'maxMessageSizeBytes': 48000000,
     'maxWriteBatchSize': 100000,
     'connectionId': 1,
+    # A replica-set member supports sessions (localLogicalSessionTimeoutMinutes, 30 by default,
+    # mongo/src/mongo/db/logical_session_id.h); without it the driver sends no txnNumber and so never
+    # retries a write.
+    'logicalSessionTimeoutMinutes': 30,
 }
 
 
@@ -184,7 +188,7 @@ COMMANDS = {
 # src/mongo/base/error_codes.yml: 11600 InterruptedAtShutdown and 91 ShutdownInProgress
 # (ShutdownError), 10107 NotWritablePrimary, 189 PrimarySteppedDown and 11602
 # InterruptedDueToReplStateChange (NotPrimaryError), all RetriableError; and for a hung primary.
-fail_points = [{'remaining': 0, 'data': {}} for _ in members.roles]
+fail_points = [{'remaining': 0, 'data': {}, 'entered': 0} for _ in members.roles]
 
 
 def configure_fail_point(member, cmd):
@@ -195,6 +199,8 @@ def configure_fail_point(member, cmd):
     if name != 'failCommand':
         return {'ok': 0, 'errmsg': f"the stand-in has no fail point {name}", 'code': 2, 'codeName': 'BadValue'}
     fail_point = fail_points[member]
+    # configureFailPoint answers how often the fail point was entered so far, for waitForFailPoint.
+    count = fail_point['entered']
     if mode == 'off':
         fail_point.update(remaining=0, data={})
     elif mode == 'alwaysOn':
@@ -203,7 +209,15 @@ def configure_fail_point(member, cmd):
         fail_point.update(remaining=int(mode['times']), data=cmd.get('data', {}))
     else:
         return {'ok': 0, 'errmsg': f'the stand-in does not know fail point mode {mode!r}', 'code': 2, 'codeName': 'BadValue'}
-    return {'ok': 1}
+    return {'ok': 1, 'count': count}
+
+
+def wait_for_fail_point(member, cmd):
+    """waitForFailPoint (src/mongo/db/commands/fail_point_cmd.cpp): waits until the fail point was
+    entered timesEntered times in all, or answers MaxTimeMSExpired 50 after maxTimeMS."""
+    fail_point = fail_points[member]
+    entered = members.changed.wait_for(lambda: fail_point['entered'] >= cmd['timesEntered'], cmd.get('maxTimeMS', 60_000) / 1000)
+    return {'ok': 1} if entered else {'ok': 0, 'code': 50, 'codeName': 'MaxTimeMSExpired', 'errmsg': 'operation exceeded time limit'}
 
 
 def take_fail_point(member, name):
@@ -213,6 +227,8 @@ def take_fail_point(member, name):
         return None
     if fail_point['remaining'] > 0:
         fail_point['remaining'] -= 1
+    fail_point['entered'] += 1
+    members.changed.notify_all()
     return data
 
 
@@ -223,12 +239,22 @@ def error_of(data):
     return reply
 
 
+# OP_MSG's moreToCome flag (bit 1): the sender wants no answer, as for an unacknowledged (w:0)
+# endSessions (mongo/src/mongo/rpc/op_msg.h, kMoreToCome).
+MORE_TO_COME = 1 << 1
+
+
 def handle(member, request):
     cmd = request.doc
     name = request.command_name or ''
+    if getattr(request, 'flags', 0) & MORE_TO_COME:
+        return True
     if name == 'configureFailPoint':
         with lock:
             return request.reply(configure_fail_point(member, cmd))
+    if name == 'waitForFailPoint':
+        with request.server._unlock(), lock:
+            return request.reply(wait_for_fail_point(member, cmd))
     if name == 'replSetStepDown':
         with lock:
             return request.reply(members.step_down(member, cmd))
@@ -245,7 +271,7 @@ def handle(member, request):
         if failing.get('closeConnection'):
             return request.hangup()
         if 'errorCode' in failing:
-            return request.reply(error_of(failing))
+            return request.reply(error_of(failing) if failing.get('errorLabels') else replica_set.retryable(error_of(failing), cmd))
     if name in ('ping', 'endSessions', 'killCursors', 'buildInfo', 'buildinfo', 'getLastError'):
         return request.reply({'version': '7.0.0-stand-in'} if name.lower() == 'buildinfo' else {})
     action = COMMANDS.get(name)
@@ -268,7 +294,9 @@ def handle(member, request):
             concern_error = members.wait_for_write_concern(cmd, term)
     if failing is not None and failing.get('writeConcernError'):
         concern_error = failing['writeConcernError']
-    return request.reply({'ok': 1, **reply, **({'writeConcernError': concern_error} if concern_error else {})})
+    if concern_error is None:
+        return request.reply({'ok': 1, **reply})
+    return request.reply(replica_set.retryable({'ok': 1, **reply, 'writeConcernError': concern_error}, cmd, concern_error))
 
 
 servers = []

@@ -17,7 +17,16 @@ export function standInMissing(): string | null {
  * mongomock, not a server) for the enclosing suite; `url()` is its address once `before` has run.
  * Does nothing when `missing` says the stand-in cannot run.
  */
-export function mongoStandIn(missing: string | null): { url(): string; replicaSetUrl(query?: string): string } {
+export interface MongoStandIn {
+  /** The first member alone (directConnection), as the tests that need no replica set use it. */
+  url(): string;
+  replicaSetUrl(query?: string): string;
+  memberUrls(): string[];
+  /** The member that is primary now, alone: where a fail point for the next write must be set. */
+  primaryUrl(): Promise<string>;
+}
+
+export function mongoStandIn(missing: string | null): MongoStandIn {
   let child: ChildProcess | null = null;
   let url: string | null = null;
   let ports: string[] = [];
@@ -41,6 +50,14 @@ export function mongoStandIn(missing: string | null): { url(): string; replicaSe
       if (!url) throw new Error('the MongoDB stand-in is not running');
       return `mongodb://${ports.map((port) => `127.0.0.1:${port}`).join(',')}/?replicaSet=rs0${query}`;
     },
+    /** Each member on its own (primary first until a step-down), for its fail points. */
+    memberUrls() {
+      return ports.map((port) => `mongodb://127.0.0.1:${port}/?directConnection=true`);
+    },
+    async primaryUrl() {
+      const { primary } = await adminCommand(this.url(), { hello: 1 });
+      return `mongodb://${String(primary)}/?directConnection=true`;
+    },
   };
 }
 
@@ -59,10 +76,10 @@ export interface FailCommand {
 }
 
 /** An admin command sent to the member `url` names (the stand-in's first member with `url()`). */
-export async function adminCommand(url: string, command: Record<string, unknown>): Promise<void> {
+export async function adminCommand(url: string, command: Record<string, unknown>): Promise<Record<string, unknown>> {
   const client = await MongoClient.connect(url);
   try {
-    await client.db('admin').command(command);
+    return await client.db('admin').command(command);
   } finally {
     await client.close();
   }
@@ -72,8 +89,14 @@ export async function adminCommand(url: string, command: Record<string, unknown>
  * Turns mongod's `failCommand` fail point on (the stand-in implements it; a real server needs
  * enableTestCommands) until `failCommandOff`, always or for the next `times` commands it names.
  */
-export async function failCommandOn(url: string, data: FailCommand, times?: number): Promise<void> {
-  await adminCommand(url, { configureFailPoint: 'failCommand', mode: times === undefined ? 'alwaysOn' : { times }, data });
+export async function failCommandOn(url: string, data: FailCommand, times?: number): Promise<{ entered(): Promise<void> }> {
+  const { count } = await adminCommand(url, { configureFailPoint: 'failCommand', mode: times === undefined ? 'alwaysOn' : { times }, data });
+  return {
+    /** Resolves once a command met the fail point (mongod's waitForFailPoint). */
+    entered: async () => {
+      await adminCommand(url, { waitForFailPoint: 'failCommand', timesEntered: Number(count) + 1, maxTimeMS: 30_000 });
+    },
+  };
 }
 
 export async function failCommandOff(url: string): Promise<void> {
