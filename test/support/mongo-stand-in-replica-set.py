@@ -43,7 +43,7 @@ def copy_data(source):
             documents = list(collection.find())
             if documents:
                 copy.insert_many(documents)
-            else:
+            elif name not in target[db_name].list_collection_names():
                 target[db_name].create_collection(name)
     return target
 
