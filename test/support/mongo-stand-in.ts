@@ -89,12 +89,12 @@ export async function adminCommand(url: string, command: Record<string, unknown>
  * Turns mongod's `failCommand` fail point on (the stand-in implements it; a real server needs
  * enableTestCommands) until `failCommandOff`, always or for the next `times` commands it names.
  */
-export async function failCommandOn(url: string, data: FailCommand, times?: number): Promise<{ entered(): Promise<void> }> {
+export async function failCommandOn(url: string, data: FailCommand, times?: number): Promise<{ entered(count?: number): Promise<void> }> {
   const { count } = await adminCommand(url, { configureFailPoint: 'failCommand', mode: times === undefined ? 'alwaysOn' : { times }, data });
   return {
-    /** Resolves once a command met the fail point (mongod's waitForFailPoint). */
-    entered: async () => {
-      await adminCommand(url, { waitForFailPoint: 'failCommand', timesEntered: Number(count) + 1, maxTimeMS: 30_000 });
+    /** Resolves once commands met the fail point `times` times (mongod's waitForFailPoint). */
+    entered: async (times = 1) => {
+      await adminCommand(url, { waitForFailPoint: 'failCommand', timesEntered: Number(count) + times, maxTimeMS: 30_000 });
     },
   };
 }
