@@ -151,8 +151,10 @@ describe('Projector on a MongoDB replica set that fails over (issue 29)', functi
     await assertWhole(await append(2));
     await stopReplication(standIn.url(), true);
     const last = await append(3);
-    // The batch is applied on the primary and waits for the secondary, which has stopped copying.
-    await waitUntil(async () => ((await reads.checkpoint(FILTERS_PROJECTION)) ?? 0n) < last && projector.isLeader, 'the batch waiting');
+    // The batch's writes reach the primary and wait for the secondary, which has stopped copying; a
+    // majority read shows none of them. The forced step-down rolls back whatever only the primary held
+    // (with MONGODB_WRITE_CONCERN=1 this test fails: the acknowledged batch is lost, a filter missing).
+    assert.ok(((await reads.checkpoint(FILTERS_PROJECTION)) ?? 0n) < last);
     await stepDown(standIn.replicaSetUrl(), true);
     await assertWhole(last);
   });
