@@ -53,4 +53,3 @@ export function mongoUrlWithConcerns(url: string, w: MongoWriteConcern): string 
   if (!present.has('readpreference')) params.set('readPreference', 'primary');
   return `${base}?${params.toString()}`;
 }
-

@@ -46,12 +46,15 @@ describe('MongoDB concerns (MONGODB_WRITE_CONCERN, MONGODB_URL)', () => {
     ['readConcernLevel=local', /readConcernLevel=local/],
   ] as const) {
     it(`${query} in MONGODB_URL is refused, naming it`, () => {
-      assert.throws(() => loadConfig({ MONGODB_URL: `mongodb://u:secret@a/cf?${query}` }), (error: Error) => {
-        assert.equal(error.name, 'BadSetting');
-        assert.match(error.message, named);
-        assert.doesNotMatch(error.message, /secret/);
-        return true;
-      });
+      assert.throws(
+        () => loadConfig({ MONGODB_URL: `mongodb://u:secret@a/cf?${query}` }),
+        (error: Error) => {
+          assert.equal(error.name, 'BadSetting');
+          assert.match(error.message, named);
+          assert.doesNotMatch(error.message, /secret/);
+          return true;
+        },
+      );
     });
   }
 
