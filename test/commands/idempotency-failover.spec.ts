@@ -12,7 +12,7 @@ const command = (name: string): KeyedCommand => ({ commandId: randomUUID(), star
 describe('Idempotency keys on a MongoDB replica set that steps down (issue 29)', function () {
   this.timeout(60_000);
   const missing = standInMissing();
-  const standIn = mongoStandIn(missing);
+  const standIn = mongoStandIn(missing, { sessions: true });
   let store: IdempotencyStore;
 
   beforeEach(async function () {

@@ -13,7 +13,7 @@ import { waitUntil } from '../support/wait-until.ts';
 describe('Projector on a MongoDB replica set that fails over (issue 29)', function () {
   this.timeout(60_000);
   const missing = standInMissing();
-  const standIn = mongoStandIn(missing);
+  const standIn = mongoStandIn(missing, { sessions: true });
   const set = failoverProjector(standIn, missing);
 
   it('a step-down in the middle of a batch: the batch goes to the new primary, nothing parked or lost', async () => {

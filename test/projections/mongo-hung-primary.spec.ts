@@ -8,7 +8,7 @@ import { failCommandOn, mongoStandIn, standInMissing } from '../support/mongo-st
 describe('Projector through a hung MongoDB primary (issue 29)', function () {
   this.timeout(60_000);
   const missing = standInMissing();
-  const standIn = mongoStandIn(missing);
+  const standIn = mongoStandIn(missing, { sessions: true });
   const set = failoverProjector(standIn, missing);
 
   // With retryWrites=false (an operator's choice, or a server without sessions) nothing labels the

@@ -12,7 +12,7 @@ import { failCommandOff, failCommandOn, mongoStandIn, standInMissing, stepDown, 
 describe('MongoDB replica set: failover as the driver sees it (stand-in: mockupdb + mongomock, not a server)', function () {
   this.timeout(60_000);
   const missing = standInMissing();
-  const standIn = mongoStandIn(missing);
+  const standIn = mongoStandIn(missing, { sessions: true });
   const clients: MongoClient[] = [];
 
   const connect = async (w: MongoWriteConcern, query = '') => {

@@ -12,11 +12,6 @@ export function standInMissing(): string | null {
   return probe.status === 0 ? null : 'install python3-mockupdb and python3-mongomock (Debian) to run it';
 }
 
-/**
- * Registers before/after hooks that run the MongoDB wire-protocol STAND-IN (mockupdb answering from
- * mongomock, not a server) for the enclosing suite; `url()` is its address once `before` has run.
- * Does nothing when `missing` says the stand-in cannot run.
- */
 export interface MongoStandIn {
   /** The first member alone (directConnection), as the tests that need no replica set use it. */
   url(): string;
@@ -26,13 +21,19 @@ export interface MongoStandIn {
   primaryUrl(): Promise<string>;
 }
 
-export function mongoStandIn(missing: string | null): MongoStandIn {
+/**
+ * Registers before/after hooks that run the MongoDB wire-protocol STAND-IN (mockupdb answering from
+ * mongomock, not a server) for the enclosing suite; `url()` is its address once `before` has run.
+ * Does nothing when `missing` says the stand-in cannot run. `sessions`: members advertise sessions, so the
+ * driver sends txnNumber and retries writes (mongo-stand-in.py says why it is not the default).
+ */
+export function mongoStandIn(missing: string | null, options: { sessions?: boolean } = {}): MongoStandIn {
   let child: ChildProcess | null = null;
   let url: string | null = null;
   let ports: string[] = [];
   before(async () => {
     if (missing) return;
-    child = spawn(PYTHON, [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child = spawn(PYTHON, [SCRIPT, ...(options.sessions ? ['--sessions'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
     const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
     ports = String(first.value).trim().split(' ');
     url = `mongodb://127.0.0.1:${ports[0]}/?directConnection=true`;
