@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 export const LAYERS = [
   ['shared'],
   ['events', 'accounts'],
-  ['commands', 'matching'],
+  ['commands', 'matching', 'mastodon'],
   ['projections', 'notifications', 'metrics', 'health'],
   ['http', 'oauth', 'rate-limits', 'webmail', 'rpc'],
   ['cli', '(root)'],

@@ -27,6 +27,11 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
     fallback: 'unset',
     meaning: 'keep read models, accounts and tokens, webmail sessions, mail and login counters in MongoDB, e.g. mongodb://localhost:27017/content_filters',
   },
+  {
+    name: 'MONGODB_WRITE_CONCERN',
+    fallback: 'majority',
+    meaning: 'majority, or a number of members, that must hold a MongoDB write before it counts (reads: majority with majority, else local)',
+  },
   { name: 'PROJECTOR', fallback: 'on', meaning: 'off runs the HTTP API without the in-process projector' },
   { name: 'PROJECTOR_LEASE_MS', fallback: '10000', meaning: "how long a projector's lease lasts without renewal" },
   { name: 'PROJECTOR_MAX_LAG_MS', fallback: '5000', meaning: '/health answers 503 once the projection lags more than this' },

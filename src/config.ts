@@ -3,6 +3,7 @@ import { rateLimitSettings } from './rate-limits/rate-limit-settings.ts';
 import type { RateLimitSettings } from './rate-limits/throttles.ts';
 import { logLevelSetting, type LogLevel } from './shared/logger.ts';
 import type { TimelineStreamSettings } from './notifications/timeline-stream.ts';
+import { mongoUrlWithConcerns, mongoWriteConcern } from './shared/mongo-concerns.ts';
 import { BadSetting, Settings } from './shared/settings.ts';
 
 export interface Config {
@@ -24,6 +25,7 @@ export interface Config {
   readonly redisNamespace: string | undefined;
   readonly logLevel: LogLevel;
   readonly eventStoreUrl: string | undefined;
+  /** MONGODB_URL with the write and read concerns of MONGODB_WRITE_CONCERN and primary reads set in it (mongo-concerns.ts). */
   readonly mongodbUrl: string | undefined;
   /** False for HTTP processes of a scaled-out topology: a separate `npm run projector` keeps the read models. */
   readonly projector: boolean;
@@ -83,6 +85,13 @@ function corsOrigins(settings: Settings): '*' | readonly string[] {
   return list.map((origin) => origin.toLowerCase());
 }
 
+/** MONGODB_URL with its concerns; MONGODB_WRITE_CONCERN is checked even without it, so a typo never waits for the day MongoDB is used. */
+function mongodbUrl(settings: Settings): string | undefined {
+  const w = mongoWriteConcern(settings);
+  const url = settings.optional('MONGODB_URL');
+  return url === undefined ? undefined : mongoUrlWithConcerns(url, w);
+}
+
 /** The HTTP API's and the projector's settings (docs/operations.md "Configuration", docs/production.md). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const settings = new Settings(env);
@@ -106,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisNamespace: settings.optional('REDIS_NAMESPACE'),
     logLevel: logLevelSetting(settings),
     eventStoreUrl: settings.optional('EVENTSTORE_URL'),
-    mongodbUrl: settings.optional('MONGODB_URL'),
+    mongodbUrl: mongodbUrl(settings),
     projector: settings.switch('PROJECTOR', true),
     projectorLeaseMs: settings.integer('PROJECTOR_LEASE_MS', 10_000, 300, 600_000),
     projectorMaxLagMs: settings.integer('PROJECTOR_MAX_LAG_MS', 5_000, 300, 600_000),

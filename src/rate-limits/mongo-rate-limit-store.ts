@@ -34,7 +34,12 @@ export class MongoRateLimitStore implements RateLimitStore {
 
   static async connect(url: string, database?: string): Promise<MongoRateLimitStore> {
     const { client, db } = await connectMongo(url, STORE, [schema], database);
-    return new MongoRateLimitStore(client, db.collection<CounterDocument>('rate_limits'));
+    // The one store not held to MONGODB_WRITE_CONCERN: a counter is bumped on every API request, and one
+    // that a failover rolls back only lets a client a few requests more in the window, which is no lie to
+    // anyone; waiting for a majority would add a replication round trip to every request. Local reads,
+    // as a majority read would not see this w:1 write yet.
+    const counters = db.collection<CounterDocument>('rate_limits', { writeConcern: { w: 1 }, readConcern: { level: 'local' } });
+    return new MongoRateLimitStore(client, counters);
   }
 
   /** One upsert per key, in parallel: each is atomic on its own, which is all a count needs. */

@@ -1,4 +1,14 @@
-import { MongoError, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import {
+  MongoClientClosedError,
+  MongoError,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoOperationTimeoutError,
+  MongoServerClosedError,
+  MongoServerSelectionError,
+  MongoStalePrimaryError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 
 /**
  * Codes a server answers while it shuts down, steps down or is not (yet) the primary: the categories
@@ -20,26 +30,46 @@ const NODE_NOT_READY = new Set([
   13435, // NotPrimaryNoSecondaryOk
   13436, // NotPrimaryOrSecondary
   134, // ReadConcernMajorityNotAvailableYet
+  // A writeConcernError: the primary applied the write but not enough members confirmed it in time
+  // (mongo/src/mongo/db/write_concern.cpp, waitForWriteConcern). Not acknowledged, so not promised:
+  // the caller retries (every write of the adapters may be repeated) instead of reporting a fault.
+  64, // WriteConcernTimeout (formerly WriteConcernFailed)
 ]);
 
 /** Labels with which the server or the driver says "try again on a healthy node" (MongoErrorLabel). */
 const RETRY_LABELS = ['RetryableWriteError', 'ResetPool', 'PoolRequestedRetry', 'SystemOverloadedError'];
 
 /**
- * Whether a driver error means MongoDB could not serve the request now (unreachable, shutting down,
- * changing primary), rather than that the request itself failed: callers answer 503 and retry, and the
- * projector never parks a commit for it.
+ * The driver's errors that say the connection, the pool or the topology failed, never the request:
+ * a socket closed or timed out (MongoNetworkError, MongoNetworkTimeoutError, PoolClearedError), no
+ * server selectable, a client or server closed while a request was waiting, a primary older than the
+ * one already seen, an operation's own time limit (timeoutMS) spent.
  */
-export function isMongoUnavailable(error: unknown): boolean {
-  if (
-    error instanceof MongoNetworkError ||
-    error instanceof MongoServerSelectionError ||
-    error instanceof MongoTopologyClosedError ||
-    error instanceof MongoNotConnectedError
-  ) {
-    return true;
-  }
+const NETWORK_CAUSED = [
+  MongoNetworkError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  MongoNotConnectedError,
+  MongoClientClosedError,
+  MongoServerClosedError,
+  MongoStalePrimaryError,
+  MongoOperationTimeoutError,
+];
+
+/**
+ * Whether a driver error means MongoDB could not serve the request now (unreachable, shutting down,
+ * changing primary, hung), rather than that the request itself failed: callers answer 503 and retry, and
+ * the projector never parks a commit for it. The driver wraps: a bulkWrite that lost its socket throws a
+ * MongoBulkWriteError with no code and no label whose `errorResponse` is the network error
+ * (mongodb/lib/bulk/common.js, executeCommands: `new MongoBulkWriteError(thrownError, ...)`), so the
+ * cause is looked for through `errorResponse` and `cause`.
+ */
+export function isMongoUnavailable(error: unknown, depth = 0): boolean {
+  if (NETWORK_CAUSED.some((kind) => error instanceof kind)) return true;
   if (!(error instanceof MongoError)) return false;
   if (typeof error.code === 'number' && NODE_NOT_READY.has(error.code)) return true;
-  return RETRY_LABELS.some((label) => error.hasErrorLabel(label));
+  if (RETRY_LABELS.some((label) => error.hasErrorLabel(label))) return true;
+  if (depth >= 3) return false;
+  const wrapped = [(error as { errorResponse?: unknown }).errorResponse, error.cause];
+  return wrapped.some((inner) => inner instanceof Error && inner !== error && isMongoUnavailable(inner, depth + 1));
 }

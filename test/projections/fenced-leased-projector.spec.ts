@@ -74,6 +74,9 @@ describe('Leased projectors fenced on the MongoDB stand-in (mockupdb + mongomock
       const rival = await projector(`rival-${newId()}`, rivalSkew);
       await holder.leased.start();
       assert.equal(holder.leased.isLeader, true);
+      // Renewed just before the rival asks: the first start (projector, announcers) can take most of a
+      // 600 ms lease on a loaded machine, and an expired lease may rightly be taken.
+      await holder.leased.renew();
       await rival.leased.start();
       assert.equal(rival.leased.isLeader, false, 'a live lease is not stolen, whatever the rival’s clock says');
       const held = await holder.reads.leaseHolder(FILTERS_LEASE);

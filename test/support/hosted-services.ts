@@ -30,7 +30,8 @@ export async function mongoStandInOn(hosts: TestHosts, host: string): Promise<Ho
   const child = track(spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, MONGO_STAND_IN_HOST: hosts.address(host) } }));
   const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
   if (first.done) throw new Error('the MongoDB stand-in ended before it listened');
-  return { url: `mongodb://${hosts.address(host)}:${String(first.value).trim()}/?directConnection=true`, stop: () => child.kill('SIGKILL') };
+  // It serves a replica set on three ports (the primary's first); the tests talk to the primary alone.
+  return { url: `mongodb://${hosts.address(host)}:${String(first.value).trim().split(' ')[0]}/?directConnection=true`, stop: () => child.kill('SIGKILL') };
 }
 
 /** A NATS server with JetStream (its store in a scratch directory) on a test host's address, port 4222. */

@@ -4,28 +4,33 @@ No MongoDB server can run on the development machines or in CI, so this speaks M
 protocol (Debian's python3-mockupdb) and answers the few commands the MongoDB adapters send
 from an in-memory mongomock database (python3-mongomock). It lets the adapter's real queries,
 updates, upserts and duplicate-key handling run in CI; it proves nothing about a real server's
-behaviour beyond what mongomock imitates. Prints the port it listens on, then serves until killed.
+behaviour beyond what mongomock imitates. It serves a replica set of three members (a primary, a
+secondary and an arbiter, mongo-stand-in-replica-set.py) on three ports, prints them on one line,
+then serves until killed.
 """
 import datetime
+import importlib.util
 import os
 import sys
 import threading
+import time
 
 import bson
-import mongomock
 from bson.int64 import Int64
 from mockupdb import Matcher, MockupDB
 from pymongo import ReturnDocument
 from pymongo.errors import DuplicateKeyError
 
-client = mongomock.MongoClient()
+_spec = importlib.util.spec_from_file_location('replica_set', __file__.replace('mongo-stand-in.py', 'mongo-stand-in-replica-set.py'))
+replica_set = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(replica_set)
+
 # The driver reads a cursor id only as a 64-bit integer; 0 means every result is in the first batch.
 NO_MORE = Int64(0)
-lock = threading.Lock()
+lock = threading.RLock()
+members = replica_set.ReplicaSet(lock)
 
 HELLO = {
-    'ismaster': True,
-    'isWritablePrimary': True,
     'helloOk': True,
     'minWireVersion': 0,
     'maxWireVersion': 17,
@@ -34,6 +39,12 @@ HELLO = {
     'maxWriteBatchSize': 100000,
     'connectionId': 1,
 }
+# A replica-set member supports sessions (localLogicalSessionTimeoutMinutes, 30 by default,
+# mongo/src/mongo/db/logical_session_id.h); without it the driver sends no txnNumber and so never
+# retries a write. Only with --sessions: the older process specs' first request, with sessions, missed
+# the rate limiter's 40 ms count deadline on a loaded machine (cause not found yet).
+if '--sessions' in sys.argv:
+    HELLO['logicalSessionTimeoutMinutes'] = 30
 
 
 def write_error(index, error):
@@ -168,23 +179,32 @@ COMMANDS = {
     'createIndexes': do_create_indexes,
     'listCollections': do_list_collections,
     'drop': do_drop,
-    'dropDatabase': lambda db, cmd: client.drop_database(db.name) or {},
+    'dropDatabase': lambda db, cmd: db.client.drop_database(db.name) or {},
 }
 
 
 # mongod's `failCommand` fail point (test commands enabled; src/mongo/db/commands.cpp,
-# CommandHelpers::evaluateFailCommandFailPoint): while it is on, the commands it names answer
-# {ok: 0, code, errmsg, errorLabels} instead of running. Tests use it for the answers of a node that
-# shuts down or loses its primary role, with the codes of src/mongo/base/error_codes.yml:
-# 11600 InterruptedAtShutdown and 91 ShutdownInProgress (ShutdownError), 10107 NotWritablePrimary,
-# 189 PrimarySteppedDown and 11602 InterruptedDueToReplStateChange (NotPrimaryError), all RetriableError.
-fail_point = {'remaining': 0, 'data': {}}
+# CommandHelpers::evaluateFailCommandFailPoint, and service_entry_point_common.cpp), one per member:
+# while it is on, a command it names first waits blockTimeMS when blockConnection is set, then closes
+# the connection without answering when closeConnection is set, else answers {ok: 0, code, errmsg,
+# errorLabels} when errorCode is set, else runs and has writeConcernError appended to its answer.
+# Tests use it for the answers of a node that shuts down or loses its primary role, with the codes of
+# src/mongo/base/error_codes.yml: 11600 InterruptedAtShutdown and 91 ShutdownInProgress
+# (ShutdownError), 10107 NotWritablePrimary, 189 PrimarySteppedDown and 11602
+# InterruptedDueToReplStateChange (NotPrimaryError), all RetriableError; and for a hung primary.
+fail_points = [{'remaining': 0, 'data': {}, 'entered': 0} for _ in members.roles]
 
 
-def configure_fail_point(cmd):
-    if cmd['configureFailPoint'] != 'failCommand':
-        return {'ok': 0, 'errmsg': f"the stand-in has no fail point {cmd['configureFailPoint']}", 'code': 2, 'codeName': 'BadValue'}
-    mode = cmd.get('mode')
+def configure_fail_point(member, cmd):
+    name, mode = cmd['configureFailPoint'], cmd.get('mode')
+    if name == 'stopReplProducer':
+        members.stop_replication(mode != 'off')
+        return {'ok': 1}
+    if name != 'failCommand':
+        return {'ok': 0, 'errmsg': f"the stand-in has no fail point {name}", 'code': 2, 'codeName': 'BadValue'}
+    fail_point = fail_points[member]
+    # configureFailPoint answers how often the fail point was entered so far, for waitForFailPoint.
+    count = fail_point['entered']
     if mode == 'off':
         fail_point.update(remaining=0, data={})
     elif mode == 'alwaysOn':
@@ -193,53 +213,107 @@ def configure_fail_point(cmd):
         fail_point.update(remaining=int(mode['times']), data=cmd.get('data', {}))
     else:
         return {'ok': 0, 'errmsg': f'the stand-in does not know fail point mode {mode!r}', 'code': 2, 'codeName': 'BadValue'}
-    return {'ok': 1}
+    return {'ok': 1, 'count': count}
 
 
-def failed_by_fail_point(name):
+def wait_for_fail_point(member, cmd):
+    """waitForFailPoint (src/mongo/db/commands/fail_point_cmd.cpp): waits until the fail point was
+    entered timesEntered times in all, or answers MaxTimeMSExpired 50 after maxTimeMS."""
+    fail_point = fail_points[member]
+    entered = members.changed.wait_for(lambda: fail_point['entered'] >= cmd['timesEntered'], cmd.get('maxTimeMS', 60_000) / 1000)
+    return {'ok': 1} if entered else {'ok': 0, 'code': 50, 'codeName': 'MaxTimeMSExpired', 'errmsg': 'operation exceeded time limit'}
+
+
+def take_fail_point(member, name):
+    fail_point = fail_points[member]
     data = fail_point['data']
     if fail_point['remaining'] == 0 or name not in data.get('failCommands', []):
         return None
     if fail_point['remaining'] > 0:
         fail_point['remaining'] -= 1
-    reply = {'ok': 0, 'code': int(data.get('errorCode', 1)), 'errmsg': "Failing command via 'failCommand' failpoint"}
+    fail_point['entered'] += 1
+    members.changed.notify_all()
+    return data
+
+
+def error_of(data):
+    reply = {'ok': 0, 'code': int(data['errorCode']), 'errmsg': "Failing command via 'failCommand' failpoint"}
     if data.get('errorLabels'):
         reply['errorLabels'] = list(data['errorLabels'])
     return reply
 
 
-def handle(request):
+# OP_MSG's moreToCome flag (bit 1): the sender wants no answer, as for an unacknowledged (w:0)
+# endSessions (mongo/src/mongo/rpc/op_msg.h, kMoreToCome).
+MORE_TO_COME = 1 << 1
+
+
+def handle(member, request):
     cmd = request.doc
     name = request.command_name or ''
+    if getattr(request, 'flags', 0) & MORE_TO_COME:
+        return True
     if name == 'configureFailPoint':
         with lock:
-            return request.reply(configure_fail_point(cmd))
-    with lock:
-        failure = failed_by_fail_point(name)
-    if failure is not None:
-        return request.reply(failure)
+            return request.reply(configure_fail_point(member, cmd))
+    if name == 'waitForFailPoint':
+        with request.server._unlock(), lock:
+            return request.reply(wait_for_fail_point(member, cmd))
+    if name == 'replSetStepDown':
+        with lock:
+            return request.reply(members.step_down(member, cmd))
     if name.lower() in ('ismaster', 'hello'):
-        return request.reply({**HELLO, 'localTime': datetime.datetime.now(datetime.timezone.utc)})
+        with lock:
+            return request.reply({**HELLO, **members.hello(member)})
+    with lock:
+        failing = take_fail_point(member, name)
+    if failing is not None:
+        if failing.get('blockConnection'):
+            # mockupdb serves one request of a port at a time; a hung command must not hang the others.
+            with request.server._unlock():
+                time.sleep(int(failing.get('blockTimeMS', 0)) / 1000)
+        if failing.get('closeConnection'):
+            return request.hangup()
+        if 'errorCode' in failing:
+            return request.reply(error_of(failing) if failing.get('errorLabels') else replica_set.retryable(error_of(failing), cmd))
     if name in ('ping', 'endSessions', 'killCursors', 'buildInfo', 'buildinfo', 'getLastError'):
         return request.reply({'version': '7.0.0-stand-in'} if name.lower() == 'buildinfo' else {})
     action = COMMANDS.get(name)
     if action is None:
         return request.reply({'ok': 0, 'errmsg': f'the stand-in does not know {name}', 'code': 59, 'codeName': 'CommandNotFound'})
+    with lock:
+        refused = members.refusal(member, name, cmd)
+    if refused is not None:
+        return request.reply(refused)
     try:
         with lock:
-            reply = action(client[cmd.get('$db', 'test')], cmd)
+            data = members.reading(cmd) if name in replica_set.READS else members.data
+            reply = action(data[cmd.get('$db', 'test')], cmd)
+            term = members.term
     except Exception as error:  # a stand-in gap must fail the test at once, not hang it
         return request.reply({'ok': 0, 'errmsg': f'stand-in: {error!r}', 'code': 1, 'codeName': 'InternalError'})
-    return request.reply({'ok': 1, **reply})
+    concern_error = None
+    if name in replica_set.WRITES:
+        with request.server._unlock(), lock:
+            concern_error = members.wait_for_write_concern(cmd, term)
+    if failing is not None and failing.get('writeConcernError'):
+        concern_error = failing['writeConcernError']
+    if concern_error is None:
+        return request.reply({'ok': 1, **reply})
+    return request.reply(replica_set.retryable({'ok': 1, **reply, 'writeConcernError': concern_error}, cmd, concern_error))
 
 
-server = MockupDB(port=0, auto_ismaster=False)
-server.autoresponds(Matcher(), handle)
 # Tests across network namespaces (test/support/test-hosts.ts) serve on a host's address, not loopback;
 # MockupDB takes no address of its own, so the one run() binds is set here.
-if os.environ.get('MONGO_STAND_IN_HOST'):
-    server._address = (os.environ['MONGO_STAND_IN_HOST'], 0)
-port = server.run()
-print(port, flush=True)
+address = os.environ.get('MONGO_STAND_IN_HOST', '127.0.0.1')
+servers = []
+for index in range(len(members.roles)):
+    server = MockupDB(port=0, auto_ismaster=False)
+    server.autoresponds(Matcher(), lambda request, member=index: handle(member, request))
+    server._address = (address, 0)
+    members.hosts.append(f'{address}:{server.run()}')
+    servers.append(server)
+print(' '.join(host.split(':')[1] for host in members.hosts), flush=True)
 threading.Event().wait() if sys.stdin is None else sys.stdin.read()
-server.stop()
+for server in servers:
+    server.stop()
