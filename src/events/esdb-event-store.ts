@@ -123,7 +123,8 @@ export class EsdbEventStore implements EventStore, AccountStreams {
     try {
       result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
     } catch (error) {
-      // MaxAppendSize (default 1 MiB) counts data, metadata and type of all the append's events: nothing was written.
+      // MaxAppendSize (default 1 MiB): a 24.10 server counts the data bytes of the append's events alone
+      // (Event.SizeOnDisk, Data/Event.cs 23-24, where `??` binds looser than `+`); nothing was written.
       if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(error.maxAppendSize);
       throw translateEsdbError(error, streamName, expected);
     }
