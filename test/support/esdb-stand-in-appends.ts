@@ -96,6 +96,8 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
     served.Append += 1;
     let options: Streams.AppendReq.Options | null = null;
     const proposed: ProposedEvent[] = [];
+    let size = 0;
+    /** Answered already: past its deadline, or too large. */
     let late = false;
     call.on('data', (req: Streams.AppendReq) => {
       // The call's deadline is the gRPC one: a server stops a call whose deadline has passed.
@@ -105,7 +107,16 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
       }
       if (req.hasOptions()) options = req.getOptions()!;
       const message = req.getProposedMessage();
-      if (message) proposed.push(toProposed(message));
+      if (!message || late) return;
+      const event = toProposed(message);
+      proposed.push(event);
+      size += appendSize([event]);
+      // Streams.Append.cs 74-78: the size is checked after each event as it arrives, and the call ends there.
+      const denied = options && gate.check?.(call.metadata, streamNameOf(options.getStreamIdentifier()));
+      if (size > MAX_APPEND_SIZE && !denied) {
+        late = true;
+        done(appendTooLarge());
+      }
     });
     call.on('end', () => {
       if (late) return;
@@ -113,7 +124,7 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
       if (!given) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
       const denied = gate.check?.(call.metadata, streamNameOf(given.getStreamIdentifier()));
       if (denied) return done(denied);
-      if (appendSize(proposed) > MAX_APPEND_SIZE) return done(appendTooLarge());
+      if (size > MAX_APPEND_SIZE) return done(appendTooLarge());
       // Streams.Append.cs: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy(), status UNAVAILABLE.
       if (gate.refuse) return done({ code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE[gate.refuse] });
       // The write is published now (Streams.Append.cs 89-100); a Prepare/CommitTimeout is answered as
@@ -170,7 +181,7 @@ function streamDeleted(stream: string) {
 export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served: Served, gate: WriteGate) {
   return (call: ServerDuplexStream<Streams.BatchAppendReq, Streams.BatchAppendResp>): void => {
     open.add(call);
-    const pending = new Map<string, { options: Streams.BatchAppendReq.Options; events: ProposedEvent[] }>();
+    const pending = new Map<string, { options: Streams.BatchAppendReq.Options; events: ProposedEvent[]; size: number }>();
     call.on('data', (req: Streams.BatchAppendReq) => {
       const id = req.getCorrelationId()?.getString() ?? '';
       // As the server: a chunk whose write is not pending (refused as too large) is ignored.
@@ -182,10 +193,13 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
         const late = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(first.getStreamIdentifier());
         return void call.write(late.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
       }
-      const entry = pending.get(id) ?? { options: req.getOptions()!, events: [] };
+      const entry = pending.get(id) ?? { options: req.getOptions()!, events: [], size: 0 };
       pending.set(id, entry);
-      entry.events.push(...req.getProposedMessagesList().map(toProposed));
-      if (appendSize(entry.events) > MAX_APPEND_SIZE) {
+      const chunk = req.getProposedMessagesList().map(toProposed);
+      entry.events.push(...chunk);
+      // A running total, as ClientWriteRequest._size (Streams.BatchAppend.cs 350-353): not the whole write again per chunk.
+      entry.size += appendSize(chunk);
+      if (entry.size > MAX_APPEND_SIZE) {
         pending.delete(id);
         const refusal = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(entry.options.getStreamIdentifier());
         call.write(refusal.setError(batchAppendTooLarge()));
