@@ -1,17 +1,31 @@
 import { createHash } from 'node:crypto';
-import { FORWARDS, jsonEvent, START, StreamNotFoundError, type AllStreamResolvedEvent, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import {
+  FORWARDS,
+  jsonEvent,
+  NO_STREAM,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
+  type EventStoreDBClient,
+  type Position,
+} from '@eventstore/db-client';
 import { toRecorded } from './esdb-decode.ts';
 import { translateEsdbError } from './esdb-errors.ts';
-import type { NewEvent, RecordedEvent } from './event-store.ts';
+import { appendExactlyOnce, UNKNOWN_OUTCOME_BUDGET_MS } from './esdb-unknown-outcome.ts';
+import { EventStoreUnavailableError, type NewEvent, type RecordedEvent } from './event-store.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 
 /**
  * An account's filter streams on EventStoreDB, where there is no secondary index to ask: one small stream
  * per account, `filteraccount-<accountId>`, with one `FilterStreamOwned` event per filter stream it owns.
  * The name is outside the `filter-` category, so the projector skips it. An entry is written before the
- * filter's FilterCreated append and carries an id derived from the stream name, so a retry or a second
- * writer adds nothing (the server deduplicates appends by event id: EventStore/EventStore v24.10.0
- * src/EventStore.Core/Services/Storage/ReaderIndex/IndexWriter.cs); an entry whose append then failed
+ * filter's FilterCreated append and carries an id derived from the stream name. A retry or a second writer
+ * adds nothing because each entry is appended at the exact revision the writer read, after finding its id
+ * absent: the server's own deduplication of `any` appends is a bounded cache of recent ids, lost on
+ * restart and leader change (EventStore/EventStore v24.10.0 src/EventStore.Core/Services/Storage/ReaderIndex/
+ * IndexWriter.cs 109, 203-231), while an exact revision is checked against the stream itself (234-277),
+ * and a retry of an append already made is answered as the first one was. An entry whose append then failed
  * points at a stream that does not exist, or that another account owns, and is skipped when read.
  */
 export const ACCOUNT_STREAM_PREFIX = `${FILTER_CATEGORY}account-`;
@@ -20,6 +34,8 @@ export const OWNED_TYPE = 'FilterStreamOwned';
 const BACKFILL_STREAM = `${FILTER_CATEGORY}account_backfill`;
 const PREFIX = `${FILTER_CATEGORY}-`;
 const PAGE = 512;
+/** Tries of an entry's append that other writers to the same account keep getting ahead of. */
+const ENTRY_ATTEMPTS = 10;
 /** Streams read at once for one account. */
 const PARALLEL_READS = 16;
 
@@ -47,6 +63,7 @@ export class EsdbAccountIndex {
   constructor(
     private readonly client: EventStoreDBClient,
     private readonly readStream: (name: string) => Promise<readonly RecordedEvent[]>,
+    private readonly unknownOutcomeMs = UNKNOWN_OUTCOME_BUDGET_MS,
   ) {}
 
   /** Writes the entries an append that creates filters needs, before the append itself. */
@@ -78,19 +95,30 @@ export class EsdbAccountIndex {
     return found.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
   }
 
+  /** The entry, unless the account's stream holds it already; appended at the revision just read. */
   private async add(accountId: string, streamName: string): Promise<void> {
-    const entry = jsonEvent({ id: ownershipEventId(streamName), type: OWNED_TYPE, data: { stream: streamName } });
-    try {
-      await this.client.appendToStream(accountStream(accountId), entry);
-    } catch (error) {
-      throw translateEsdbError(error);
+    const stream = accountStream(accountId);
+    const id = ownershipEventId(streamName);
+    for (let attempt = 1; ; attempt += 1) {
+      const entries = await this.readStream(stream);
+      if (entries.some((entry) => entry.eventId === id)) return;
+      const expectedRevision = entries.at(-1)?.revision ?? NO_STREAM;
+      try {
+        const entry = jsonEvent({ id, type: OWNED_TYPE, data: { stream: streamName } });
+        await appendExactlyOnce(this.client, stream, [entry], expectedRevision, this.unknownOutcomeMs);
+        return;
+      } catch (error) {
+        // Another writer appended to the account's stream in between (maybe this very entry): read again.
+        if (error instanceof WrongExpectedVersionError && attempt < ENTRY_ATTEMPTS) continue;
+        throw error instanceof EventStoreUnavailableError ? error : translateEsdbError(error);
+      }
     }
   }
 
   /**
    * A log written before the index existed: its filter streams' owners are found once, by one pass over
-   * $all, and the pass is recorded so it is never made again (entries are deduplicated, so two processes
-   * doing it at once write each entry once).
+   * $all, and the pass is recorded so it is never made again (each entry is checked for before it is
+   * appended at an exact revision, so two processes doing it at once write each entry once).
    */
   private async backfill(): Promise<void> {
     try {
@@ -111,9 +139,12 @@ export class EsdbAccountIndex {
         }
         if (raw < PAGE) break;
       }
-      await this.client.appendToStream(BACKFILL_STREAM, jsonEvent({ type: 'AccountIndexBackfilled', data: { at: new Date().toISOString() } }));
+      // One marker, ever: another process that finished first already wrote it.
+      await this.client.appendToStream(BACKFILL_STREAM, jsonEvent({ type: 'AccountIndexBackfilled', data: { at: new Date().toISOString() } }), {
+        expectedRevision: NO_STREAM,
+      });
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return;
+      if (error instanceof StreamNotFoundError || error instanceof WrongExpectedVersionError) return;
       throw translateEsdbError(error);
     }
   }

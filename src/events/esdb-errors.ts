@@ -13,7 +13,8 @@ import { ConcurrencyError, EventStoreUnavailableError, type ExpectedRevision } f
 
 /**
  * Errors that say the server could not take or answer the call now, not that the call was wrong; a retry
- * may succeed (and a retried append writes nothing twice: the server deduplicates by event id).
+ * may succeed. An append of unknown outcome is retried by the adapter itself before it gets here
+ * (esdb-unknown-outcome.ts), as the same append at the same exact revision, which writes nothing twice.
  * - UnavailableError: no connection, or a node answering "Server Is Not Ready"/"Server Is Too Busy" to
  *   Append (EventStore/EventStore v24.10.0 src/EventStore.Core/Services/Transport/Grpc/RpcExceptions.cs).
  * - UnknownError: BatchAppend answers those refusals with a Status whose detail is an Empty
@@ -31,6 +32,7 @@ const UNREACHABLE = [UnavailableError, DeadlineExceededError, TimeoutError, NotL
  * (src/EventStore.Core/Authorization/LegacyStreamPermissionAssertion.cs), and no retry fixes credentials.
  */
 export function translateEsdbError(error: unknown, streamName?: string, expected?: ExpectedRevision): Error {
+  if (error instanceof EventStoreUnavailableError) return error;
   if (error instanceof WrongExpectedVersionError && streamName !== undefined && expected !== undefined) {
     return new ConcurrencyError(streamName, expected, error.actualVersion);
   }

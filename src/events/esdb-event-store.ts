@@ -26,6 +26,7 @@ import { translateEsdbError } from './esdb-errors.ts';
 import { checkpointPosition, packPosition, unpackPosition } from './esdb-position.ts';
 import { recentAppend } from './esdb-recent-append.ts';
 import { ScannedGap } from './esdb-scanned-gap.ts';
+import { appendExactlyOnce, UNKNOWN_OUTCOME_BUDGET_MS } from './esdb-unknown-outcome.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
   AppendTooLargeError,
@@ -73,21 +74,26 @@ export class EsdbEventStore implements EventStore, AccountStreams {
   private readonly gap = new ScannedGap();
   private readonly accounts: EsdbAccountIndex;
 
-  constructor(readonly client: EventStoreDBClient) {
+  /** `unknownOutcomeMs`: how long an append whose outcome is unknown is retried (esdb-unknown-outcome.ts). */
+  constructor(
+    readonly client: EventStoreDBClient,
+    private readonly unknownOutcomeMs = UNKNOWN_OUTCOME_BUDGET_MS,
+  ) {
     // Account facts too: another process's (the CLI's) wake the projector at once, not at its idle re-check a second later.
     this.appends = new EsdbAppendWatch(client, [STREAM_PREFIX, `${ACCOUNT_CATEGORY}-`]);
-    this.accounts = new EsdbAccountIndex(client, (name) => this.readStream(name));
+    this.accounts = new EsdbAccountIndex(client, (name) => this.readStream(name), unknownOutcomeMs);
   }
 
-  static connect(url: string): EsdbEventStore {
-    return new EsdbEventStore(EventStoreDBClient.connectionString(url));
+  static connect(url: string, unknownOutcomeMs = UNKNOWN_OUTCOME_BUDGET_MS): EsdbEventStore {
+    return new EsdbEventStore(EventStoreDBClient.connectionString(url), unknownOutcomeMs);
   }
 
   /**
    * The server writes each event of an append as its own committed record and answers with the last one's
    * position (EventStore/EventStore v24.10.0 src/EventStore.Core/Services/Storage/StorageWriterService.cs,
    * src/EventStore.Core/Services/RequestManager/Managers/WriteEvents.cs): that is the append's position.
-   * Given event ids are passed through, so a retried append is deduplicated by the server.
+   * Every append goes at an exact revision (or `no_stream`) with fixed event ids, so a retry of one whose
+   * outcome was unknown is answered as the first was, from the stream itself, not the server's cache.
    */
   async appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('nothing to append');
@@ -121,9 +127,12 @@ export class EsdbEventStore implements EventStore, AccountStreams {
     );
     let result: ClientAppendResult;
     try {
-      result = await this.client.appendToStream(streamName, data, { expectedRevision: toClientRevision(expected) });
+      // A timeout, deadline or lost connection leaves it unknown whether the append was made: the same
+      // append is sent again until the server says (esdb-unknown-outcome.ts), so nothing is written twice.
+      result = await appendExactlyOnce(this.client, streamName, data, toClientRevision(expected), this.unknownOutcomeMs);
     } catch (error) {
-      // MaxAppendSize (default 1 MiB) counts data, metadata and type of all the append's events: nothing was written.
+      // MaxAppendSize (default 1 MiB): a 24.10 server counts the data bytes of the append's events alone
+      // (Event.SizeOnDisk, Data/Event.cs 23-24, where `??` binds looser than `+`); nothing was written.
       if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLargeError(error.maxAppendSize);
       throw translateEsdbError(error, streamName, expected);
     }

@@ -87,6 +87,28 @@ describe('EventStoreDB adapter: streams indexed by account (protocol stand-in, n
     );
   });
 
+  // The server deduplicates `any` appends only through a bounded cache of recent ids, lost on restart and
+  // leader change (IndexWriter.cs 109, 203-231); the stand-in forgets it on `forgetCommittedIds`.
+  it('writes each entry once when a creation is retried after the server forgot its recent ids, and when two writers race', async () => {
+    const alice = newId();
+    const [retried, raced] = [newId(), newId()];
+    const creation = (filterId: string): NewEvent => ({ ...created(filterId, alice), id: randomUUID() });
+    const first = creation(retried);
+    await store.appendToStream(filterStream(retried), [first], 'no_stream');
+    standIn.log.forgetCommittedIds();
+    await store.appendToStream(filterStream(retried), [first], 'no_stream');
+    const other = EsdbEventStore.connect(standIn.url);
+    try {
+      const both = creation(raced);
+      await Promise.all([store.appendToStream(filterStream(raced), [both], 'no_stream'), other.appendToStream(filterStream(raced), [both], 'no_stream')]);
+    } finally {
+      await other.close();
+    }
+    const entries = await store.readStream(accountStream(alice));
+    assert.deepEqual(entries.map((e) => (e.data as { stream: string }).stream).sort(), [filterStream(retried), filterStream(raced)].sort());
+    assert.deepEqual((await store.readAccountEvents(alice)).map((e) => e.streamName).sort(), [filterStream(retried), filterStream(raced)].sort());
+  });
+
   it('fills the index once for a log written before it existed', async () => {
     const alice = newId();
     const old = newId();

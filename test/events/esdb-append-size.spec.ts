@@ -9,14 +9,8 @@ import { silentLogger } from '../../src/shared/logger.ts';
 import { MAX_APPEND_SIZE } from '../support/esdb-stand-in-append-size.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 
-/** What the chain adds to an event's metadata `{}`: `"eventHash":"<64 hex digits>"` (esdb-chain-link.ts). */
-const CHAIN_BYTES = JSON.stringify({ eventHash: '0'.repeat(64) }).length - 2;
-
-/**
- * One event whose data, `{"x":"…"}` with `size - 16 - CHAIN_BYTES` characters, metadata `{}` with the
- * chain's hash, and type `Big` count `size` bytes.
- */
-const eventOfSize = (size: number) => ({ type: 'Big', data: { x: 'a'.repeat(size - 16 - CHAIN_BYTES) }, metadata: {} });
+/** One event whose data, `{"x":"…"}` with `size - 8` characters, counts `size` bytes: a 24.10 server counts the data alone. */
+const eventOfSize = (size: number, metadata: Record<string, unknown> = {}, type = 'Big') => ({ type, data: { x: 'a'.repeat(size - 8) }, metadata });
 
 for (const appendCall of ['BatchAppend', 'Append'] as const) {
   describe(`EventStoreDB MaxAppendSize through ${appendCall} (protocol stand-in, not a server)`, () => {
@@ -41,6 +35,14 @@ for (const appendCall of ['BatchAppend', 'Append'] as const) {
         return true;
       });
       assert.deepEqual(await store.readStream(refused), []);
+      assert.equal((await store.readStream(stream)).length, 1);
+    });
+
+    // Event.SizeOnDisk at v24.10.0 (Data/Event.cs 23-24): `??` binds looser than `+`, so data present means data alone.
+    it('counts the data bytes alone: metadata and a long type on top of a full append are taken', async () => {
+      const stream = `filter-${newId()}`;
+      const full = eventOfSize(MAX_APPEND_SIZE, { note: 'm'.repeat(4096) }, `Big${'T'.repeat(200)}`);
+      await store.appendToStream(stream, [full], 'no_stream');
       assert.equal((await store.readStream(stream)).length, 1);
     });
 

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { AccessDeniedError, CancelledError, UnknownError } from '@eventstore/db-client';
 import { loadConfig } from '../../src/config.ts';
 import { translateEsdbError } from '../../src/events/esdb-errors.ts';
-import { EsdbEventStore } from '../../src/events/esdb-event-store.ts';
 import { EventStoreUnavailableError } from '../../src/events/event-store.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
@@ -72,23 +71,6 @@ for (const appendCall of ['BatchAppend', 'Append'] as const) {
     }
   });
 }
-
-describe('EventStoreDB adapter: a write held past its deadline (protocol stand-in, not a server)', () => {
-  it('fails as unavailable, and the node does not make the write after the deadline', async () => {
-    const standIn = await EsdbStandIn.start();
-    const events = EsdbEventStore.connect(`${standIn.url}&defaultDeadline=300`);
-    try {
-      await events.appendToStream('filter-warmup', [{ type: 'T', data: {}, metadata: {} }], 'any');
-      standIn.holdWrites();
-      await assert.rejects(events.appendToStream('filter-held', [{ type: 'T', data: {}, metadata: {} }], 'no_stream'), EventStoreUnavailableError);
-      standIn.release();
-      assert.equal(standIn.log.head('filter-held'), null);
-    } finally {
-      await events.close();
-      await standIn.stop();
-    }
-  });
-});
 
 // A secured node (TLS, users, ACLs) by the gRPC protocol STAND-IN (not a server).
 describe('the service on a secured EventStoreDB (protocol stand-in, not a server)', function () {

@@ -17,12 +17,16 @@ const { Any } = require('google-protobuf/google/protobuf/any_pb.js') as typeof A
 export const MAX_APPEND_SIZE = 1_024 * 1_024;
 
 /**
- * What the server counts towards it for one append: `Event.SizeOnDisk` (src/EventStore.Core/Data/Event.cs),
- * data bytes + custom metadata bytes + twice the event type's length in UTF-16 units, summed over the
- * append's events (ClientWriteRequest.AddEvents in Streams.BatchAppend.cs; Streams.Append.cs alike).
+ * What the server counts towards it for one append, summed over the append's events
+ * (ClientWriteRequest.AddEvents in Streams.BatchAppend.cs 350-353; Streams.Append.cs 74-78, checked after
+ * each event): `Event.SizeOnDisk` (src/EventStore.Core/Data/Event.cs 23-24 at v24.10.0), written
+ * `data?.Length ?? 0 + metadata?.Length ?? 0 + eventType.Length * 2`. In C# `??` binds looser than `+`
+ * and groups to the right, so that is `data?.Length ?? ((0 + metadata?.Length) ?? (0 + eventType.Length * 2))`:
+ * the data's bytes whenever there is data. Over gRPC there always is (`ProposedMessage.Data.ToByteArray()`,
+ * empty rather than null), so metadata and type count for nothing. (Later servers add the parentheses.)
  */
 export function appendSize(events: readonly ProposedEvent[]): number {
-  return events.reduce((sum, e) => sum + e.data.length + e.customMetadata.length + e.type.length * 2, 0);
+  return events.reduce((sum, e) => sum + e.data.length, 0);
 }
 
 /**

@@ -31,11 +31,21 @@ export interface Served {
 /**
  * What the node answers a write with instead of taking it: a node that is starting, catching up or
  * electing a leader is not ready, one whose queues are full is too busy (ClientMessage.NotHandled).
- * `hold` keeps writes waiting until `release()`, so a deadline can pass.
+ * `hold` keeps writes that reached the storage writer waiting until `release()`, so a deadline and the
+ * prepare/commit timeout can pass; they are made then all the same.
  */
 export interface WriteGate {
   refuse: 'not_ready' | 'busy' | null;
   held: Array<() => void> | null;
+  /**
+   * PrepareTimeoutMs/CommitTimeoutMs, 2_000 by default (src/EventStore.Core/Configuration/ClusterVNodeOptions.cs
+   * 396-402 at v24.10.0): after it the request manager answers Prepare/CommitTimeout without withdrawing the
+   * write (Services/RequestManager/Managers/RequestManagerBase.cs 155-162), and the storage writer, which
+   * checks cancellation only as a write enters it, makes the write anyway.
+   */
+  writeTimeoutMs?: number;
+  /** Held writes answered with the prepare/commit timeout so far, so a test can wait for one. */
+  timeouts?: number;
   /** A secure node's access check (esdb-stand-in-security.ts): the error to answer with, or null. */
   check?: (metadata: Metadata, stream: string) => Error | null;
 }
@@ -45,10 +55,26 @@ const NOT_HANDLED_MESSAGE = { not_ready: 'Server Is Not Ready', busy: 'Server Is
 /** Streams.BatchAppend.cs (v24.10.0) words the same refusals a little differently. */
 const BATCH_NOT_HANDLED_MESSAGE = { not_ready: 'Server Is Not Ready', busy: 'Server Is Busy' } as const;
 
-/** Runs `write` now, or when the gate is released if writes are held. */
-function through(gate: WriteGate, write: () => void): void {
-  if (gate.held) gate.held.push(write);
-  else write();
+export const WRITE_TIMEOUT_MS = 2_000;
+
+/**
+ * Runs `write` now, or when the gate is released if writes are held; a held write is answered `timedOut`
+ * once the prepare/commit timeout passes, and is still made on release (its answer then goes nowhere).
+ */
+function through(gate: WriteGate, write: (answered: boolean) => void, timedOut?: () => void): void {
+  if (!gate.held) return write(false);
+  let answered = false;
+  const timer = timedOut
+    ? setTimeout(() => {
+        answered = true;
+        gate.timeouts = (gate.timeouts ?? 0) + 1;
+        timedOut();
+      }, gate.writeTimeoutMs ?? WRITE_TIMEOUT_MS)
+    : null;
+  gate.held.push(() => {
+    if (timer) clearTimeout(timer);
+    write(answered);
+  });
 }
 
 type Proposed = Streams.AppendReq.ProposedMessage | Streams.BatchAppendReq.ProposedMessage;
@@ -70,6 +96,8 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
     served.Append += 1;
     let options: Streams.AppendReq.Options | null = null;
     const proposed: ProposedEvent[] = [];
+    let size = 0;
+    /** Answered already: past its deadline, or too large. */
     let late = false;
     call.on('data', (req: Streams.AppendReq) => {
       // The call's deadline is the gRPC one: a server stops a call whose deadline has passed.
@@ -79,42 +107,58 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
       }
       if (req.hasOptions()) options = req.getOptions()!;
       const message = req.getProposedMessage();
-      if (message) proposed.push(toProposed(message));
+      if (!message || late) return;
+      const event = toProposed(message);
+      proposed.push(event);
+      size += appendSize([event]);
+      // Streams.Append.cs 74-78: the size is checked after each event as it arrives, and the call ends there.
+      const denied = options && gate.check?.(call.metadata, streamNameOf(options.getStreamIdentifier()));
+      if (size > MAX_APPEND_SIZE && !denied) {
+        late = true;
+        done(appendTooLarge());
+      }
     });
-    call.on('end', () =>
-      through(gate, () => {
-        if (late) return;
-        if (!options) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
-        const denied = gate.check?.(call.metadata, streamNameOf(options.getStreamIdentifier()));
-        if (denied) return done(denied);
-        if (appendSize(proposed) > MAX_APPEND_SIZE) return done(appendTooLarge());
-        // Streams.Append.cs: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy(), status UNAVAILABLE.
-        if (gate.refuse) return done({ code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE[gate.refuse] });
-        // grpc-js ends a call whose deadline passed; a held write is then never made.
-        if (call.cancelled) return;
-        const expected: Expected = options.hasRevision()
-          ? { kind: 'revision', revision: BigInt(options.getRevision()) }
-          : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
-        const outcome = log.append(streamNameOf(options.getStreamIdentifier()), expected, proposed);
-        const response = new pb.AppendResp();
-        if (outcome.ok) {
-          // The last event's position; commit and prepare are equal (see esdb-stand-in-log.ts).
-          const at = outcome.position.toString();
-          const position = new pb.AppendResp.Position().setCommitPosition(at).setPreparePosition(at);
-          return done(null, response.setSuccess(new pb.AppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position)));
-        }
-        if (outcome.reason === 'stream_deleted') return done(streamDeleted(streamNameOf(options.getStreamIdentifier())));
-        // A wrong expected revision is answered inside AppendResp, not with a gRPC error status.
-        const wrong = new pb.AppendResp.WrongExpectedVersion();
-        if (outcome.current === null) wrong.setCurrentNoStream(new shared.Empty());
-        else wrong.setCurrentRevision(outcome.current.toString());
-        if (expected.kind === 'revision') wrong.setExpectedRevision(expected.revision.toString());
-        else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new shared.Empty());
-        else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new shared.Empty());
-        else wrong.setExpectedAny(new shared.Empty());
-        done(null, response.setWrongExpectedVersion(wrong));
-      }),
-    );
+    call.on('end', () => {
+      if (late) return;
+      const given = options;
+      if (!given) return done({ code: status.INVALID_ARGUMENT, details: 'the first AppendReq must carry the options' });
+      const denied = gate.check?.(call.metadata, streamNameOf(given.getStreamIdentifier()));
+      if (denied) return done(denied);
+      if (size > MAX_APPEND_SIZE) return done(appendTooLarge());
+      // Streams.Append.cs: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy(), status UNAVAILABLE.
+      if (gate.refuse) return done({ code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE[gate.refuse] });
+      // The write is published now (Streams.Append.cs 89-100); a Prepare/CommitTimeout is answered as
+      // RpcExceptions.Timeout, ABORTED "Operation timed out: ..." (RpcExceptions.cs 15; Streams.Append.cs 140-143),
+      // and a call the client has given up on (its deadline) no longer hears anything; the write goes on.
+      through(
+        gate,
+        (answered) => {
+          const expected: Expected = given.hasRevision()
+            ? { kind: 'revision', revision: BigInt(given.getRevision()) }
+            : { kind: given.hasNoStream() ? 'no_stream' : given.hasStreamExists() ? 'stream_exists' : 'any' };
+          const outcome = log.append(streamNameOf(given.getStreamIdentifier()), expected, proposed);
+          if (answered || call.cancelled) return;
+          const response = new pb.AppendResp();
+          if (outcome.ok) {
+            // The last event's position; commit and prepare are equal (see esdb-stand-in-log.ts).
+            const at = outcome.position.toString();
+            const position = new pb.AppendResp.Position().setCommitPosition(at).setPreparePosition(at);
+            return done(null, response.setSuccess(new pb.AppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position)));
+          }
+          if (outcome.reason === 'stream_deleted') return done(streamDeleted(streamNameOf(given.getStreamIdentifier())));
+          // A wrong expected revision is answered inside AppendResp, not with a gRPC error status.
+          const wrong = new pb.AppendResp.WrongExpectedVersion();
+          if (outcome.current === null) wrong.setCurrentNoStream(new shared.Empty());
+          else wrong.setCurrentRevision(outcome.current.toString());
+          if (expected.kind === 'revision') wrong.setExpectedRevision(expected.revision.toString());
+          else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new shared.Empty());
+          else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new shared.Empty());
+          else wrong.setExpectedAny(new shared.Empty());
+          done(null, response.setWrongExpectedVersion(wrong));
+        },
+        () => done({ code: status.ABORTED, details: 'Operation timed out: Commit phase timeout.' }),
+      );
+    });
   };
 }
 
@@ -137,7 +181,7 @@ function streamDeleted(stream: string) {
 export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served: Served, gate: WriteGate) {
   return (call: ServerDuplexStream<Streams.BatchAppendReq, Streams.BatchAppendResp>): void => {
     open.add(call);
-    const pending = new Map<string, { options: Streams.BatchAppendReq.Options; events: ProposedEvent[] }>();
+    const pending = new Map<string, { options: Streams.BatchAppendReq.Options; events: ProposedEvent[]; size: number }>();
     call.on('data', (req: Streams.BatchAppendReq) => {
       const id = req.getCorrelationId()?.getString() ?? '';
       // As the server: a chunk whose write is not pending (refused as too large) is ignored.
@@ -149,10 +193,13 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
         const late = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(first.getStreamIdentifier());
         return void call.write(late.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
       }
-      const entry = pending.get(id) ?? { options: req.getOptions()!, events: [] };
+      const entry = pending.get(id) ?? { options: req.getOptions()!, events: [], size: 0 };
       pending.set(id, entry);
-      entry.events.push(...req.getProposedMessagesList().map(toProposed));
-      if (appendSize(entry.events) > MAX_APPEND_SIZE) {
+      const chunk = req.getProposedMessagesList().map(toProposed);
+      entry.events.push(...chunk);
+      // A running total, as ClientWriteRequest._size (Streams.BatchAppend.cs 350-353): not the whole write again per chunk.
+      entry.size += appendSize(chunk);
+      if (entry.size > MAX_APPEND_SIZE) {
         pending.delete(id);
         const refusal = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(entry.options.getStreamIdentifier());
         call.write(refusal.setError(batchAppendTooLarge()));
@@ -161,56 +208,50 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
       if (!req.getIsFinal()) return;
       pending.delete(id);
       const options = entry.options;
-      const deadline = options.hasDeadline() ? options.getDeadline()!.toDate().getTime() : Infinity;
-      const timeout = () => new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
-      // Streams.BatchAppend.cs: a write still pending at its deadline is answered Status.Timeout then, and dropped.
-      let timedOut = false;
-      const timer = Number.isFinite(deadline)
-        ? setTimeout(
-            () => {
-              timedOut = true;
-              call.write(timeout().setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
-            },
-            Math.max(0, deadline - Date.now()),
-          )
-        : null;
-      through(gate, () => {
-        if (timer) clearTimeout(timer);
-        if (timedOut) return;
-        const response = timeout();
-        const stream = streamNameOf(options.getStreamIdentifier());
-        if (gate.refuse) return void call.write(response.setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[gate.refuse], new Empty(), 'google.protobuf.Empty')));
-        if (Date.now() > deadline)
-          return void call.write(response.setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')));
-        // Status.AccessDenied (Status.cs): PERMISSION_DENIED with an AccessDenied detail.
-        if (gate.check?.(call.metadata, stream))
-          return void call.write(
-            response.setError(failure(status.PERMISSION_DENIED, 'AccessDenied', new shared.AccessDenied(), 'event_store.client.AccessDenied')),
-          );
-        served.BatchAppend += 1;
-        const expected: Expected = options.hasStreamPosition()
-          ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }
-          : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
-        const outcome = log.append(stream, expected, entry.events);
-        if (outcome.ok) {
-          const at = outcome.position.toString();
-          const position = new shared.AllStreamPosition().setCommitPosition(at).setPreparePosition(at);
-          response.setSuccess(new pb.BatchAppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position));
-        } else if (outcome.reason === 'stream_deleted') {
-          const deleted = new shared.StreamDeleted().setStreamIdentifier(options.getStreamIdentifier());
-          response.setError(failure(status.NOT_FOUND, 'StreamDeleted', deleted, 'event_store.client.StreamDeleted'));
-        } else {
-          const wrong = new shared.WrongExpectedVersion();
-          if (outcome.current === null) wrong.setCurrentNoStream(new Empty());
-          else wrong.setCurrentStreamRevision(outcome.current.toString());
-          if (expected.kind === 'revision') wrong.setExpectedStreamPosition(expected.revision.toString());
-          else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new Empty());
-          else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new Empty());
-          else wrong.setExpectedAny(new Empty());
-          response.setError(failure(ALREADY_EXISTS, 'WrongExpectedVersion', wrong, 'event_store.client.WrongExpectedVersion'));
-        }
-        call.write(response);
-      });
+      const response = () => new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
+      const stream = streamNameOf(options.getStreamIdentifier());
+      if (gate.refuse) return void call.write(response().setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[gate.refuse], new Empty(), 'google.protobuf.Empty')));
+      // Status.AccessDenied (Status.cs): PERMISSION_DENIED with an AccessDenied detail.
+      if (gate.check?.(call.metadata, stream))
+        return void call.write(
+          response().setError(failure(status.PERMISSION_DENIED, 'AccessDenied', new shared.AccessDenied(), 'event_store.client.AccessDenied')),
+        );
+      // Streams.BatchAppend.cs 150, 194-206: the write's own deadline timer answers only while it is pending,
+      // before its final chunk; from here the write is published and runs on. The request manager's
+      // Prepare/CommitTimeout becomes Status.Timeout (253-256); the write is made all the same.
+      through(
+        gate,
+        (answered) => {
+          const response = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
+          served.BatchAppend += 1;
+          const expected: Expected = options.hasStreamPosition()
+            ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }
+            : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
+          const outcome = log.append(stream, expected, entry.events);
+          if (outcome.ok) {
+            const at = outcome.position.toString();
+            const position = new shared.AllStreamPosition().setCommitPosition(at).setPreparePosition(at);
+            response.setSuccess(new pb.BatchAppendResp.Success().setCurrentRevision(outcome.revision.toString()).setPosition(position));
+          } else if (outcome.reason === 'stream_deleted') {
+            const deleted = new shared.StreamDeleted().setStreamIdentifier(options.getStreamIdentifier());
+            response.setError(failure(status.NOT_FOUND, 'StreamDeleted', deleted, 'event_store.client.StreamDeleted'));
+          } else {
+            const wrong = new shared.WrongExpectedVersion();
+            if (outcome.current === null) wrong.setCurrentNoStream(new Empty());
+            else wrong.setCurrentStreamRevision(outcome.current.toString());
+            if (expected.kind === 'revision') wrong.setExpectedStreamPosition(expected.revision.toString());
+            else if (expected.kind === 'no_stream') wrong.setExpectedNoStream(new Empty());
+            else if (expected.kind === 'stream_exists') wrong.setExpectedStreamExists(new Empty());
+            else wrong.setExpectedAny(new Empty());
+            response.setError(failure(ALREADY_EXISTS, 'WrongExpectedVersion', wrong, 'event_store.client.WrongExpectedVersion'));
+          }
+          if (!answered && !call.cancelled) call.write(response);
+        },
+        () =>
+          void (
+            call.cancelled || call.write(response().setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')))
+          ),
+      );
     });
     call.on('end', () => {
       open.delete(call);

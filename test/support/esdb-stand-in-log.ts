@@ -11,14 +11,19 @@
  *   the commit and prepare position of the last prepare);
  * - $all is ordered by (commit, prepare) and a read must start at a record boundary or the end
  *   (src/EventStore.Core/Services/Storage/ReaderIndex/AllReader.cs: ReadAllResult.InvalidPosition);
- * - an append whose event ids were already written at that place is idempotent: answered with the first
- *   write's result and nothing is written; ids that match only in part are a WrongExpectedVersion
- *   (src/EventStore.Core/Services/Storage/ReaderIndex/IndexWriter.cs, CheckCommit: Idempotent,
- *   CorruptedIdempotency);
+ * - an append with an exact expected revision or `no_stream` whose event ids were already written right
+ *   after it is idempotent, found through the stream index: answered with the first write's result and
+ *   nothing is written; ids that match only in part are a WrongExpectedVersion
+ *   (src/EventStore.Core/Services/Storage/ReaderIndex/IndexWriter.cs 234-277, CheckCommit: Idempotent,
+ *   CorruptedIdempotency); one with `any` or `stream_exists` is deduplicated only through the bounded cache
+ *   of recently committed ids (IndexWriter.cs 203-231, esdb-stand-in-committed-ids.ts), so once an id has
+ *   left it, or after a restart or leader change (`forgetCommittedIds`), the same append is written again;
  * - a tombstoned stream refuses appends and reads with StreamDeleted
  *   (src/EventStore.Core/Services/Transport/Grpc/Streams.Delete.cs, Streams.Tombstone).
  * Records take a plausible number of bytes, so positions are neither 0, 1, 2 nor one apart.
  */
+import { CommittedIds } from './esdb-stand-in-committed-ids.ts';
+
 export interface StoredEvent {
   readonly id: string;
   readonly stream: string;
@@ -65,11 +70,13 @@ export class StandInLog {
   readonly events: StoredEvent[] = [];
   private readonly streams = new Map<string, StoredEvent[]>();
   private readonly tombstoned = new Set<string>();
-  private readonly byId = new Map<string, StoredEvent>();
+  /** IndexWriter._committedEvents: what `any` and `stream_exists` appends are deduplicated by. */
+  readonly committedIds: CommittedIds;
   private readonly listeners = new Set<(appended: readonly StoredEvent[]) => void>();
   private offset = 0n;
 
-  constructor() {
+  constructor(committedIdsBytes?: number) {
+    this.committedIds = new CommittedIds(committedIdsBytes);
     // A real log never starts with this project's events: system records come first.
     this.append('$stand-in-epoch', { kind: 'no_stream' }, [
       {
@@ -156,10 +163,10 @@ export class StandInLog {
   tamperForTest(edit: (records: StoredEvent[]) => void): void {
     edit(this.events);
     this.streams.clear();
-    this.byId.clear();
+    this.committedIds.clear();
     for (const record of this.events) {
       this.streams.set(record.stream, [...(this.streams.get(record.stream) ?? []), record]);
-      this.byId.set(record.id, record);
+      this.committedIds.put(record.id, record.stream, record.revision);
     }
     for (const records of this.streams.values()) records.sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
   }
@@ -185,32 +192,33 @@ export class StandInLog {
     this.offset += RECORD_OVERHEAD + BigInt(stream.length + event.type.length + event.data.length + event.customMetadata.length);
     events.push(stored);
     this.events.push(stored);
-    this.byId.set(stored.id, stored);
+    this.committedIds.put(stored.id, stream, stored.revision);
     return stored;
   }
 
-  private streamIndexOf(stream: string, id: string): number {
-    const found = this.byId.get(id);
-    return found?.stream === stream ? Number(found.revision) : -1;
+  /** What a restart or a leader change does to the deduplication of `any` and `stream_exists` appends. */
+  forgetCommittedIds(): void {
+    this.committedIds.clear();
   }
 
   /**
-   * IndexWriter.CheckCommit: when the first proposed id is already in the stream where the expected
-   * revision puts it (or anywhere, for `any`), the append was made before. All ids in place: the first
-   * write's result. Only some: CorruptedIdempotency, answered as WrongExpectedVersion.
+   * IndexWriter.CheckCommit. `any`/`stream_exists` (203-231): every id looked up in the committed-ids
+   * cache; the first missing means a new append (Ok), a later one CorruptedIdempotency. An exact revision or
+   * `no_stream` below the stream's head (234-277): the ids must sit right after the expected revision in the
+   * stream index. All in place: the first write's result; only some: WrongExpectedVersion.
    */
   private idempotent(stream: string, expected: Expected, proposed: readonly ProposedEvent[]): AppendOutcome | null {
     const events = this.streams.get(stream);
     if (!events || proposed.length === 0) return null;
-    const start =
-      expected.kind === 'revision'
-        ? Number(expected.revision + 1n)
-        : expected.kind === 'no_stream'
-          ? 0
-          : expected.kind === 'any'
-            ? this.streamIndexOf(stream, proposed[0]!.id)
-            : -1;
-    if (start < 0 || events[start]?.id !== proposed[0]!.id) return null;
+    if (expected.kind === 'any' || expected.kind === 'stream_exists') {
+      const found = proposed.map((event) => this.committedIds.get(event.id));
+      if (found[0]?.stream !== stream) return null;
+      if (found.some((entry) => entry?.stream !== stream)) return { ok: false, reason: 'wrong_expected_version', current: this.head(stream) };
+      const last = events.find((e) => e.revision === found.at(-1)!.revision)!;
+      return { ok: true, revision: last.revision, position: last.prepare };
+    }
+    const start = expected.kind === 'revision' ? Number(expected.revision + 1n) : 0;
+    if (events[start]?.id !== proposed[0]!.id) return null;
     const written = events.slice(start, start + proposed.length);
     if (written.length === proposed.length && written.every((e, i) => e.id === proposed[i]!.id)) {
       const last = written.at(-1)!;

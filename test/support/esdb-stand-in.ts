@@ -123,7 +123,11 @@ export class EsdbStandIn {
     return access.ok ? null : access.error;
   }
 
-  /** Writes held from now until `release()`; their deadlines keep running. */
+  /**
+   * Writes held from now until `release()`, as a storage writer that has taken them but not finished: the
+   * client's deadline and the 2 s prepare/commit timeout (`gate.writeTimeoutMs`) keep running, and the
+   * writes are made on release all the same (esdb-stand-in-appends.ts).
+   */
   holdWrites(): void {
     this.gate.held ??= [];
   }
