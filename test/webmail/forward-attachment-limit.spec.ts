@@ -29,7 +29,9 @@ describe('forward as attachment, the size limit', () => {
   it('refuses a larger one, and stops reading it at the limit', async () => {
     const { mailbox, read } = mailboxWith(FORWARD_ATTACHMENT_MAX_BYTES * 3);
     const original = await forwardedOriginal(mailbox, attachment);
-    assert.deepEqual(original, { refused: 'The forwarded message is larger than 10 MB: forward it inline or download it instead.' });
+    // Not a deepEqual on the whole answer: the diff of a 30 MB buffer takes minutes to print.
+    assert.ok('refused' in original, 'refused');
+    assert.equal(original.refused, 'The forwarded message is larger than 10 MB: forward it inline or download it instead.');
     assert.equal(read.pieces, FORWARD_ATTACHMENT_MAX_BYTES / 1024 / 1024 + 1);
   });
 });
