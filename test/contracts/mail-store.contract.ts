@@ -46,7 +46,7 @@ export function mailStoreContract(name: string, fixture: () => LocationFixture |
       assert.equal((await mail.list('2', 'INBOX', 10)).length, 1, 'a recipient named twice gets one copy');
       const [inInbox] = await mail.list('3', 'INBOX', 10);
       assert.equal(inInbox!.seen, false);
-      assert.deepEqual(await mail.get('3', 'INBOX', inInbox!.uid), { ...inInbox, body: sent.body, messageId: sent.messageId });
+      assert.deepEqual(await mail.get('3', 'INBOX', inInbox!.uid), { ...inInbox, body: sent.body, messageId: sent.messageId, forwarded: [] });
       assert.deepEqual([await mail.unreadCount('2', 'INBOX'), await mail.unreadCount('1', 'Sent'), await mail.unreadCount('1', 'INBOX')], [1, 0, 0]);
     });
 

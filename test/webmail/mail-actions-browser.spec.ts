@@ -53,8 +53,8 @@ describe('webmail reply-all, forward, mark and flag in Chromium', function () {
     it(`shows the action buttons at ${width} px without sideways scrolling, axe clean`, async () => {
       const { page } = await bobReads(width);
       await page.screenshot({ path: join(SHOTS, `mail-actions-message-${width}.png`), fullPage: true });
-      for (const name of ['Reply', 'Reply all', 'Forward', 'Mark as unread', 'Flag'])
-        assert.ok(await page.getByRole(name.startsWith('Re') || name === 'Forward' ? 'link' : 'button', { name, exact: true }).isVisible(), name);
+      for (const name of ['Reply', 'Reply all', 'Forward', 'Forward as attachment', 'Mark as unread', 'Flag'])
+        assert.ok(await page.getByRole(name.startsWith('Re') || name.startsWith('Forward') ? 'link' : 'button', { name, exact: true }).isVisible(), name);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
       const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'best-practice']).analyze();
       assert.deepEqual(
@@ -83,5 +83,16 @@ describe('webmail reply-all, forward, mark and flag in Chromium', function () {
     await page.click('#forward-button');
     assert.equal(await page.inputValue('#_subject'), 'Fwd: Agenda');
     assert.match(await page.inputValue('#_body'), /-------- Original Message --------\nSubject: Agenda\n[\s\S]*\n\nfirst item/);
+    await page.goBack();
+    await page.click('#forward-attachment-button');
+    assert.equal(await page.inputValue('#_subject'), 'Fwd: Agenda');
+    assert.equal(await page.inputValue('#_body'), '');
+    assert.equal(await page.innerText('#forwarded-attachment'), 'Agenda.eml');
+    await page.screenshot({ path: join(SHOTS, 'mail-actions-forward-attachment-1280.png') });
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'best-practice']).analyze();
+    assert.deepEqual(
+      results.violations.map((violation) => `${violation.id}: ${violation.help}`),
+      [],
+    );
   });
 });

@@ -2,6 +2,7 @@ import { composeStoreContract } from '../contracts/compose-store.contract.ts';
 import { loginRateLimitContract } from '../contracts/login-rate-limit.contract.ts';
 import { mailStoreContract } from '../contracts/mail-store.contract.ts';
 import { mailStoreMoveContract } from '../contracts/mail-store-move.contract.ts';
+import { mailStoreForwardedContract } from '../contracts/mail-store-forwarded.contract.ts';
 import { mailStoreSearchContract } from '../contracts/mail-store-search.contract.ts';
 import { sessionStoreContract } from '../contracts/session-store.contract.ts';
 import { eachStoreLocation } from '../support/store-locations.ts';
@@ -15,5 +16,6 @@ describe('Webmail store adapters (SQLite, the MongoDB stand-in, and a MongoDB se
     mailStoreContract(name, fixture);
     mailStoreSearchContract(name, fixture);
     mailStoreMoveContract(name, fixture);
+    mailStoreForwardedContract(name, fixture);
   });
 });

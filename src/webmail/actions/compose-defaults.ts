@@ -3,6 +3,7 @@ import { knownZone, writtenDate } from '../pages/dates.ts';
 import { input, type WebmailRequest } from '../webmail-request.ts';
 import type { MailFolder, MailMessage, Mailbox } from '../mail/mailbox.ts';
 import { folderParameter } from './mailbox-actions.ts';
+import { fileName } from './view-source-action.ts';
 
 function quote(body: string): string {
   // A MIME text part ends with a line break; quoting it would add an empty "> " line.
@@ -68,7 +69,7 @@ const uidOf = (value: string | undefined): number | null => {
 
 /**
  * A new message starts empty, from `_to`, as a reply to `_reply_uid` (all: `_reply_mode=all`) or a forward
- * of `_forward_uid`, in `_mbox`; dates are written in the reader's zone `_tz` (the page script adds it).
+ * of `_forward_uid` (as an attachment: `_attachment=1`), in `_mbox`; dates are written in the reader's zone `_tz` (the page script adds it).
  */
 export async function composeDefaults(request: WebmailRequest, mailbox: Mailbox): Promise<ComposeDefaults> {
   const replyUid = uidOf(input(request, '_reply_uid', 'GET'));
@@ -78,6 +79,11 @@ export async function composeDefaults(request: WebmailRequest, mailbox: Mailbox)
   const original = folder && uid !== null ? await mailbox.read(folder.path, uid, false) : null;
   if (!folder || !original) return { to: input(request, '_to', 'GET') ?? '', cc: '', subject: '', body: '' };
   const zone = knownZone(input(request, '_tz', 'GET'));
+  if (forwardUid !== null && input(request, '_attachment', 'GET') === '1') {
+    // Roundcube's forward as attachment: an empty body, the original attached as it was delivered, named as its download.
+    const forwardAttachment = { folder: folder.path, uid: forwardUid, filename: fileName(original.subject) };
+    return { to: '', cc: '', subject: prefixed(original.subject, 'Fwd', /^fwd?:/i), body: '', forwardAttachment };
+  }
   if (forwardUid !== null) return forward(original, zone);
   return reply(original, folder, input(request, '_reply_mode', 'GET') === 'all', mailbox.address, zone);
 }

@@ -6,6 +6,7 @@ import { TEXTS } from '../pages/ui-texts.ts';
 import { input, loggedRequest, type WebmailRequest } from '../webmail-request.ts';
 import type { Mailbox } from '../mail/mailbox.ts';
 import type { LoggedInSession } from './logged-in-session.ts';
+import { forwardedOriginal } from './forward-attachment.ts';
 
 export const INVALID_COMPOSE_ID = 'Invalid compose ID';
 
@@ -13,9 +14,17 @@ function answer(request: WebmailRequest, result: Omit<FramedResult, 'unlock'>): 
   sendPage(request.ctx, 200, framedResultPage({ ...result, unlock: unlockId(input(request, '_unlock', 'GET')) }));
 }
 
+/** The server failed before anything went out: the form may be sent again. */
+const releasing =
+  (services: WebmailServices, composeId: string) =>
+  async (error: unknown): Promise<never> => {
+    await services.compose.release(composeId);
+    throw error;
+  };
+
 /**
  * POST ?_task=mail&_action=send&_unlock=<id>&_framed=1 with `_id`, `_token`, `_to`, `_cc`, `_subject`,
- * `_body` (the token was checked before). The compose ID is claimed first, so an unknown, another
+ * `_body` (the token was checked before). A forward as attachment fetches the original again here. The compose ID is claimed first, so an unknown, another
  * session's or an already used one sends nothing: Roundcube's logged "Invalid compose ID" and its
  * framed "internal error" answer.
  */
@@ -27,8 +36,14 @@ export async function sendAction(services: WebmailServices, request: WebmailRequ
     services.errors.raise(loggedRequest(request), INVALID_COMPOSE_ID);
     return answer(request, { type: 'error', message: TEXTS.internalError });
   }
+  const original = thread?.forwardAttachment ? await forwardedOriginal(mailbox, thread.forwardAttachment).catch(releasing(services, composeId)) : null;
+  if (original && 'refused' in original) {
+    await services.compose.release(composeId);
+    return answer(request, { type: 'error', message: original.refused });
+  }
   const outcome = await mailbox
     .send({
+      forwarded: original ? [original] : undefined,
       inReplyTo: thread?.inReplyTo,
       references: thread?.references,
       to: input(request, '_to', 'POST') ?? '',
@@ -36,11 +51,7 @@ export async function sendAction(services: WebmailServices, request: WebmailRequ
       subject: input(request, '_subject', 'POST') ?? '',
       body: (input(request, '_body', 'POST') ?? '').replace(/\r\n/g, '\n'),
     })
-    .catch(async (error: unknown) => {
-      // The server failed before anything went out: the form may be sent again.
-      await services.compose.release(composeId);
-      throw error;
-    });
+    .catch(releasing(services, composeId));
   if (outcome.kind === 'sent') {
     if (outcome.unsaved) services.errors.raise(loggedRequest(request), `Could not save the sent message to Sent: ${outcome.unsaved}`, 'IMAP');
     await services.compose.finish(composeId);

@@ -8,7 +8,7 @@ import { folderParameter, messageNotFound, uidParameter } from './mailbox-action
 const MAX_FILENAME = 100;
 
 /** The subject as a file name: no control characters, path separators or quotes, and not too long. */
-const fileName = (subject: string): string =>
+export const fileName = (subject: string): string =>
   `${
     subject
       .replace(/[\p{Cc}/\\"]+/gu, '_')

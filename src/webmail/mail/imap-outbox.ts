@@ -7,6 +7,15 @@ const MAX_SUBJECT = 998;
 /** Builds the message once, so what goes out over SMTP is byte for byte what is kept in Sent. */
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
+/** Each original as a `message/rfc822` part; nodemailer leaves a message/* part unencoded (mime-node getTransferEncoding), so it carries the original byte for byte. */
+export const forwardedParts = (mail: Pick<OutgoingMail, 'forwarded'>) =>
+  (mail.forwarded ?? []).map((original) => ({
+    filename: original.filename,
+    content: original.raw,
+    contentType: 'message/rfc822',
+    contentDisposition: 'attachment' as const,
+  }));
+
 /**
  * Sends as the signed-in user through the submission server (SMTP_URL, usually port 587 with STARTTLS),
  * authenticated with the user's own credentials as Roundcube does, then hands the same bytes to `keep`
@@ -39,6 +48,7 @@ export class ImapOutbox {
       subject: mail.subject.replace(/[\r\n]+/g, ' ').slice(0, MAX_SUBJECT),
       text: mail.body,
       date: new Date(),
+      attachments: forwardedParts(mail),
       ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo, references: [...(mail.references ?? []), mail.inReplyTo] } : {}),
     });
     const raw = built.message as Buffer;

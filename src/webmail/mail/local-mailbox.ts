@@ -1,6 +1,7 @@
 import type { Account, AccountStore } from '../../accounts/account-store.ts';
 import { verifyAgainstNothing, verifyPassword } from '../../accounts/passwords.ts';
 import { Readable } from 'node:stream';
+import { forwardedParts } from './imap-outbox.ts';
 import nodemailer from 'nodemailer';
 import type { MailSearch } from './mail-search.ts';
 import { shownText } from './reading-limits.ts';
@@ -65,13 +66,14 @@ class LocalMailbox implements Mailbox {
     const stored = isFolder(folder) ? await this.mail.get(this.identity.accountId, folder, uid) : null;
     if (!stored) return null;
     if (markSeen && !stored.seen) await this.mail.markSeen(this.identity.accountId, uid);
+    const { forwarded, ...message } = stored;
     const body = shownText(stored.body);
     return {
-      ...stored,
+      ...message,
       body: body.text,
       seen: stored.seen || markSeen,
       references: [],
-      attachments: [],
+      attachments: forwarded.map(({ filename, raw }) => ({ filename, size: raw.length, contentType: 'message/rfc822' })),
       shown: { cut: body.cut, unreadable: null, unlistedAttachments: 0 },
     };
   }
@@ -80,7 +82,8 @@ class LocalMailbox implements Mailbox {
     const stored = isFolder(folder) ? await this.mail.get(this.identity.accountId, folder, uid) : null;
     if (!stored) return null;
     const { from, to, cc, subject, body, messageId, date } = stored;
-    const built = await composer.sendMail({ messageId, from, to: [...to], cc: [...cc], subject, text: body, date: new Date(date) });
+    const attachments = forwardedParts(stored);
+    const built = await composer.sendMail({ messageId, from, to: [...to], cc: [...cc], subject, text: body, date: new Date(date), attachments });
     return { subject, content: Readable.from([built.message as Buffer]) };
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountStore } from '../../accounts/account-store.ts';
 import { domainOf, localPartOf, parseRecipients } from './addresses.ts';
-import type { MailStore } from './mail-store.ts';
+import type { MailStore, StoredOriginal } from './mail-store.ts';
 import type { SmtpRelay } from './smtp-relay.ts';
 
 export type Draft = {
@@ -11,6 +11,7 @@ export type Draft = {
   readonly cc: string;
   readonly subject: string;
   readonly body: string;
+  readonly forwarded?: readonly StoredOriginal[] | undefined;
 };
 
 /** `refused` is for the person composing (fix and send again); `relayFailed` also goes to the log. */
@@ -67,7 +68,7 @@ export class MailSender {
     const date = (this.deps.now ?? (() => new Date()))();
     const from = `${draft.senderUsername.toLowerCase()}@${this.deps.mailDomain}`;
     const messageId = `<${randomUUID()}@${this.deps.mailDomain}>`;
-    const message = { messageId, from, to: to.addresses, cc: cc.addresses, subject, body: draft.body };
+    const message = { messageId, from, to: to.addresses, cc: cc.addresses, subject, body: draft.body, forwarded: draft.forwarded ?? [] };
     if (remote.length > 0) {
       try {
         await this.deps.relay!.relay({ ...message, date, envelopeTo: remote });

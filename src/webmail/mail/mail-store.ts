@@ -24,12 +24,16 @@ export type MessageHeader = MessageEnvelope & {
   readonly flagged: boolean;
 };
 
-export type StoredMessage = MessageHeader & { readonly body: string; readonly messageId: string };
+/** An original forwarded as an attachment, kept byte for byte with the message that carries it. */
+export type StoredOriginal = { readonly filename: string; readonly raw: Buffer };
+
+export type StoredMessage = MessageHeader & { readonly body: string; readonly messageId: string; readonly forwarded: readonly StoredOriginal[] };
 
 /** One sent message: the sender's copy goes to Sent, each local recipient gets one in INBOX. */
 export type Delivery = MessageEnvelope & {
   readonly messageId: string;
   readonly body: string;
+  readonly forwarded?: readonly StoredOriginal[] | undefined;
   readonly date: string;
   readonly senderAccountId: string;
   readonly localRecipients: readonly { readonly accountId: string; readonly address: string }[];

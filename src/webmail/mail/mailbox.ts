@@ -58,7 +58,11 @@ export type OutgoingMail = {
   /** The Message-ID answered, and the thread so far (RFC 5322 In-Reply-To and References). */
   readonly inReplyTo?: string | undefined;
   readonly references?: readonly string[] | undefined;
+  /** Originals forwarded as attachments: each sent as a `message/rfc822` part, its bytes unchanged. */
+  readonly forwarded?: readonly ForwardedOriginal[] | undefined;
 };
+
+export type ForwardedOriginal = { readonly filename: string; readonly raw: Buffer };
 
 /** `refused` is for the person composing (fix and send again); `relayFailed` also goes to the log. */
 export type SendOutcome =

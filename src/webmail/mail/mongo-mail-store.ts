@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Collection, Db } from 'mongodb';
+import type { Binary, Collection, Db } from 'mongodb';
 import { isKey, literalPattern, mongoCall } from '../../shared/mongo-connection.ts';
 import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
 import { MAIL_UID_COUNTER } from './mongo-mail-schema.ts';
@@ -24,6 +24,8 @@ interface EntryDoc {
   date: string;
   body: string;
   messageId: string;
+  /** Originals forwarded as attachments; absent when there are none. A Buffer is stored as BSON binary. */
+  forwarded?: { filename: string; raw: Buffer | Binary }[];
 }
 
 interface CorrespondentDoc {
@@ -84,6 +86,7 @@ export class MongoMailStore implements MailStore {
         date: delivery.date,
         body: delivery.body,
         messageId: delivery.messageId,
+        ...(delivery.forwarded?.length ? { forwarded: delivery.forwarded.map(({ filename, raw }) => ({ filename, raw })) } : {}),
       };
       const docs: EntryDoc[] = [
         { _id: first, accountId: delivery.senderAccountId, folder: 'Sent', seen: true, ...message },
@@ -162,7 +165,11 @@ export class MongoMailStore implements MailStore {
     return mongoCall(STORE, async () => {
       if (!isKey(accountId) || !isKey(folder) || !validUid(uid)) return null;
       const doc = await this.entries.findOne({ _id: uid, accountId, folder });
-      return doc ? { ...toHeader(doc), body: doc.body, messageId: doc.messageId } : null;
+      const forwarded = (doc?.forwarded ?? []).map(({ filename, raw }) => ({
+        filename,
+        raw: Buffer.isBuffer(raw) ? raw : Buffer.from(raw.read(0, raw.length())),
+      }));
+      return doc ? { ...toHeader(doc), body: doc.body, messageId: doc.messageId, forwarded } : null;
     });
   }
 

@@ -1,9 +1,11 @@
 import nodemailer from 'nodemailer';
-import type { MessageEnvelope } from './mail-store.ts';
+import type { MessageEnvelope, StoredOriginal } from './mail-store.ts';
+import { forwardedParts } from './imap-outbox.ts';
 
 export type RelayedMessage = MessageEnvelope & {
   readonly messageId: string;
   readonly body: string;
+  readonly forwarded: readonly StoredOriginal[];
   readonly date: Date;
   /** Only these get it over SMTP; the local recipients are in To/Cc but were delivered already. */
   readonly envelopeTo: readonly string[];
@@ -26,6 +28,7 @@ export function createSmtpRelay(smtpUrl: string): SmtpRelay {
         cc: [...message.cc],
         subject: message.subject,
         text: message.body,
+        attachments: forwardedParts(message),
         date: message.date,
         envelope: { from: message.from, to: [...message.envelopeTo] },
       });

@@ -34,5 +34,7 @@ export const mailSchema: SqliteSchema = {
       );`,
     ),
     sqlStep(2, 'a flag on each folder entry (Roundcube mark flagged)', `ALTER TABLE mailbox_entries ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;`),
+    // JSON [{filename, raw (base64)}]; NULL for a message that forwards nothing.
+    sqlStep(3, 'originals forwarded as attachments', `ALTER TABLE messages ADD COLUMN forwarded TEXT;`),
   ],
 };

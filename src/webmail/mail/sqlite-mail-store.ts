@@ -1,6 +1,6 @@
 import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { mailSchema } from './sqlite-mail-schema.ts';
-import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
+import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage, StoredOriginal } from './mail-store.ts';
 import { storePath } from '../../shared/store-files.ts';
 import type { MailSearch, SearchField } from './mail-search.ts';
 
@@ -19,9 +19,10 @@ type EntryRow = {
   flagged: number;
   body: string;
   message_id: string;
+  forwarded: string | null;
 };
 
-const SELECT_ENTRY = `SELECT e.uid, e.folder, e.seen, e.flagged, m.sender, m.to_addresses, m.cc_addresses, m.subject, m.date, m.body, m.message_id
+const SELECT_ENTRY = `SELECT e.uid, e.folder, e.seen, e.flagged, m.sender, m.to_addresses, m.cc_addresses, m.subject, m.date, m.body, m.message_id, m.forwarded
   FROM mailbox_entries e JOIN messages m ON m.id = e.message`;
 
 const toHeader = (row: EntryRow): MessageHeader => ({
@@ -35,6 +36,14 @@ const toHeader = (row: EntryRow): MessageHeader => ({
   seen: row.seen === 1,
   flagged: row.flagged === 1,
 });
+
+const forwardedColumn = (forwarded: readonly StoredOriginal[]): string | null =>
+  forwarded.length === 0 ? null : JSON.stringify(forwarded.map(({ filename, raw }) => ({ filename, raw: raw.toString('base64') })));
+
+const forwardedOf = (column: string | null): StoredOriginal[] =>
+  column === null
+    ? []
+    : (JSON.parse(column) as { filename: string; raw: string }[]).map(({ filename, raw }) => ({ filename, raw: Buffer.from(raw, 'base64') }));
 
 /** `<DATA_DIR>/mail.sqlite`: WAL with synchronous FULL, so a delivered message survives a crash. */
 export class SqliteMailStore implements MailStore {
@@ -52,8 +61,17 @@ export class SqliteMailStore implements MailStore {
   async deliver(delivery: Delivery): Promise<{ sentUid: number }> {
     return this.db.transaction(() => {
       const message = this.db
-        .prepare('INSERT INTO messages (message_id, sender, to_addresses, cc_addresses, subject, body, date) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(delivery.messageId, delivery.from, JSON.stringify(delivery.to), JSON.stringify(delivery.cc), delivery.subject, delivery.body, delivery.date);
+        .prepare('INSERT INTO messages (message_id, sender, to_addresses, cc_addresses, subject, body, date, forwarded) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(
+          delivery.messageId,
+          delivery.from,
+          JSON.stringify(delivery.to),
+          JSON.stringify(delivery.cc),
+          delivery.subject,
+          delivery.body,
+          delivery.date,
+          forwardedColumn(delivery.forwarded ?? []),
+        );
       const file = this.db.prepare('INSERT INTO mailbox_entries (account_id, folder, message, seen) VALUES (?, ?, ?, ?)');
       const sentUid = Number(file.run(delivery.senderAccountId, 'Sent', message.lastInsertRowid, 1).lastInsertRowid);
       const delivered = new Set<string>();
@@ -124,7 +142,7 @@ export class SqliteMailStore implements MailStore {
     const row = this.db
       .prepare<[string, string, number], EntryRow>(`${SELECT_ENTRY} WHERE e.account_id = ? AND e.folder = ? AND e.uid = ?`)
       .get(accountId, folder, uid);
-    return row ? { ...toHeader(row), body: row.body, messageId: row.message_id } : null;
+    return row ? { ...toHeader(row), body: row.body, messageId: row.message_id, forwarded: forwardedOf(row.forwarded) } : null;
   }
 
   async markSeen(accountId: string, uid: number): Promise<void> {

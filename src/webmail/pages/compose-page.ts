@@ -23,7 +23,12 @@ export function composePage(viewer: Viewer, compose: ComposeSession): SafeHtml {
 <ul id="autocomplete-list" role="listbox" hidden></ul></div>
 <div class="field"><label for="_cc">Cc</label><input id="_cc" name="_cc" type="text" value="${defaults.cc}" autocomplete="off" spellcheck="false"></div>
 <div class="field"><label for="_subject">Subject</label><input id="_subject" name="_subject" type="text" value="${defaults.subject}" maxlength="998"></div>
-<div class="field body"><label for="_body">Message</label>
+${
+  defaults.forwardAttachment
+    ? html`<div class="field"><span class="label" id="attachment-label">Attachment</span><span class="attachment" id="forwarded-attachment" aria-labelledby="attachment-label">${defaults.forwardAttachment.filename}</span></div>
+`
+    : ''
+}<div class="field body"><label for="_body">Message</label>
 <textarea id="_body" name="_body" rows="16">
 ${defaults.body}</textarea></div>
 <div class="formbuttons"><button type="submit" id="send-button">Send</button>

@@ -62,6 +62,7 @@ ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')
 <div class="actions"><a class="button" href="${reply}">Reply</a>
 <a class="button" id="reply-all-button" href="${reply}&amp;_reply_mode=all">Reply all</a>
 <a class="button" id="forward-button" href="${forward}">Forward</a>
+<a class="button" id="forward-attachment-button" href="${forward}&amp;_attachment=1">Forward as attachment</a>
 ${markButtons(folder, message)}
 <form method="post" action="${remove}" class="inline"><input type="hidden" name="_token" value="${viewer.requestToken}">
 <button type="submit" id="delete-button" class="secondary">${folder.role === 'trash' ? 'Delete' : 'Move to Trash'}</button></form></div>

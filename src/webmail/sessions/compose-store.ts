@@ -7,6 +7,8 @@ export type ComposeDefaults = {
   /** A reply's thread: the Message-ID answered and its References, sent on as In-Reply-To and References. */
   readonly inReplyTo?: string | undefined;
   readonly references?: readonly string[] | undefined;
+  /** Forward as attachment: the original, fetched again when sending, attached as `filename` (subject.eml). */
+  readonly forwardAttachment?: { readonly folder: string; readonly uid: number; readonly filename: string } | undefined;
 };
 
 export type ComposeSession = { readonly id: string; readonly defaults: ComposeDefaults };

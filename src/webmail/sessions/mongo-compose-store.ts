@@ -26,7 +26,8 @@ export class MongoComposeStore implements ComposeStore {
     return mongoCall(STORE, async () => {
       const id = newComposeId();
       const thread = defaults.inReplyTo ? { inReplyTo: defaults.inReplyTo, references: [...(defaults.references ?? [])] } : {};
-      const copy = { to: defaults.to, cc: defaults.cc, subject: defaults.subject, body: defaults.body, ...thread };
+      const attached = defaults.forwardAttachment ? { forwardAttachment: { ...defaults.forwardAttachment } } : {};
+      const copy = { to: defaults.to, cc: defaults.cc, subject: defaults.subject, body: defaults.body, ...thread, ...attached };
       await this.compose.insertOne({ _id: id, sessionId: sessionKey(sessionId), sending: false, defaults: copy });
       return { id, defaults: copy };
     });
