@@ -52,6 +52,23 @@ function splitServers(url: string): { servers: string[]; credentials: Credential
   return { servers, credentials };
 }
 
+/**
+ * A server that stops answering (cut off by the network, a stopped VM or process) keeps its TCP connection
+ * open, so only pings tell: nats.js pings every `pingInterval` and drops the connection as stale when
+ * `maxPingOut` pings are unanswered at the next one, i.e. between 2 and 3 intervals after the server
+ * froze (10-15 s here; with nats.js's defaults, 2 minutes and 2, between 4 and 6 minutes). It then
+ * reconnects to another server of NATS_URL or of those the cluster announced (INFO `connect_urls`).
+ * A server under load answers a ping in milliseconds: 10 s without any answer is no slow server.
+ */
+export const NATS_PING_INTERVAL_MS = 5000;
+export const NATS_MAX_PINGS_OUT = 2;
+/**
+ * A dial (TCP, INFO, CONNECT and its PONG; TLS included) longer than this is given up. A stopped server's
+ * kernel still accepts the TCP connection, so without it a reconnect that tries that server again first
+ * (nats.js keeps the given servers ahead of the announced ones) would wait nats.js's 20 s for an INFO.
+ */
+export const NATS_DIAL_TIMEOUT_MS = 5000;
+
 function readCreds(path: string): Uint8Array {
   try {
     return readFileSync(path);
@@ -67,7 +84,7 @@ function readCreds(path: string): Uint8Array {
 export function natsConnectionOptions(settings: NatsSettings | string): ConnectionOptions {
   const given: NatsSettings = typeof settings === 'string' ? { url: settings } : settings;
   const { servers, credentials } = splitServers(given.url);
-  const options: ConnectionOptions = { servers };
+  const options: ConnectionOptions = { servers, pingInterval: NATS_PING_INTERVAL_MS, maxPingOut: NATS_MAX_PINGS_OUT, timeout: NATS_DIAL_TIMEOUT_MS };
   if (credentials.user !== undefined) Object.assign(options, { user: credentials.user, pass: credentials.pass });
   const token = given.token ?? credentials.token;
   if (token !== undefined) options.token = token;
