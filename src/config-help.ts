@@ -6,7 +6,7 @@ export const CONFIG_SETTINGS: readonly SettingHelp[] = [
   { name: 'HOST', fallback: '0.0.0.0', meaning: 'HTTP address' },
   { name: 'DATA_DIR', fallback: './data', meaning: 'where the embedded stores keep their files' },
   { name: 'LOG_LEVEL', fallback: 'info', meaning: 'trace, debug, info, warn, error, fatal or silent' },
-  { name: 'NATS_URL', fallback: 'unset', meaning: 'announce filters_changed on NATS and answer filter-matching requests' },
+  { name: 'NATS_URL', fallback: 'unset', meaning: 'NATS server(s), comma-separated: announce filters_changed on NATS and answer filter-matching requests' },
   { name: 'NATS_TOKEN', fallback: 'unset', meaning: 'a token for NATS servers with authorization { token } (or nats://<token>@host)' },
   { name: 'NATS_CREDS', fallback: 'unset', meaning: 'a NATS .creds file (user JWT and NKEY seed) for servers in operator mode' },
   { name: 'NATS_TLS_CA', fallback: 'unset', meaning: "the CA file that signed the NATS server's certificate; requires TLS" },
