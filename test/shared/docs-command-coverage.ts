@@ -37,6 +37,12 @@ export const DOCS_COMMAND_COVERAGE: Readonly<Record<string, Coverage>> = {
   'curl -s -H "$AUTH" http://localhost:3000/api/v1/filters': { runBy: README, where: 'record.phrase' },
   'curl -s -H "$AUTH" -X DELETE http://localhost:3000/api/v2/filters/$FILTER': { runBy: README, where: 'deepEqual(deleted, {})' },
 
+  // docs/mastodon.md
+  'MASTODON_DATABASE_URL=postgresql://mastodon@127.0.0.1:5432/mastodon_production': {
+    needs: "a running Mastodon's PostgreSQL; test/mastodon/*.spec.ts set the same setting to databases they make with Mastodon's tables",
+  },
+  "npx mocha 'test/mastodon/*.spec.ts'": { runBy: 'package.json', where: "mocha 'test/**/*.spec.ts'" },
+
   // docs/auditing.md: its first block is run line by line as written, and so is "An account's story"
   'npm run --silent cli -- events': AUDIT_STEPS,
   'npm run --silent cli -- events --account <id> --since 2026-11-01T00:00:00Z --until <position|time>': AUDIT_STEPS,

@@ -96,6 +96,7 @@ describe('Settings', () => {
       logLevel: 'info',
       eventStoreUrl: undefined,
       mongodbUrl: undefined,
+      mastodonDatabaseUrl: undefined,
       projector: true,
       projectorLeaseMs: 10_000,
       projectorMaxLagMs: 5_000,
