@@ -35,12 +35,12 @@ describe('CLI: app list, app revoke, and the app in token list', function () {
       [null, 'Test app'],
     );
 
-    const revoked = await cli('app', 'revoke', app.client_id);
+    const revoked = await cli('app', 'revoke', '--', app.client_id);
     assert.deepEqual([revoked.code, revoked.stderr], [0, 'revoked, with 1 account token(s)\n']);
     assert.equal((await server.request('GET', '/api/v2/filters', { token })).status, 401);
     assert.equal((await server.request('GET', '/api/v1/apps/verify_credentials', { token: appToken })).status, 401);
     const again = await clientCredentials(server, app);
     assert.deepEqual([again.status, again.body.error], [401, 'invalid_client']);
-    assert.deepEqual((await cli('app', 'revoke', app.id)).stderr, `error: no active app ${app.id}\n`);
+    assert.deepEqual((await cli('app', 'revoke', '--', app.id)).stderr, `error: no active app ${app.id}\n`);
   });
 });

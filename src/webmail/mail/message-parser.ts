@@ -64,6 +64,8 @@ export class MessageParser {
   }
 
   private async inProcess(raw: Buffer): Promise<ParseOutcome> {
+    // A new parser is started in a turn of its own (fork() holds the event loop some 15-25 ms).
+    if (this.idle.length === 0) await new Promise((resolve) => setImmediate(resolve));
     const parser = this.idle.pop() ?? this.startParser();
     const { child } = parser;
     holdOpen(child, true);
@@ -82,8 +84,11 @@ export class MessageParser {
           this.idle.push(parser);
         } else {
           child.kill('SIGKILL');
-          // Its successor starts now, not when the next message waits for it (seconds on a busy machine).
-          if (!this.closed) this.idle.push(this.startParser());
+          // Its successor starts now, not when the next message waits for it (seconds on a busy machine),
+          // in a turn of its own: fork() holds the event loop some 15-25 ms.
+          setImmediate(() => {
+            if (!this.closed && this.idle.length < this.limits.parsers) this.idle.push(this.startParser());
+          });
         }
         resolve(outcome);
       };
