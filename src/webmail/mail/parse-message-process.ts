@@ -5,6 +5,7 @@ import { parseMail } from './parsed-message.ts';
  * the reader shows (or why not) out.
  */
 const END_OF_SOURCE = 'end';
+const LARGE_BYTES = 1024 * 1024;
 const reply = (message: unknown) => process.send!(message);
 let pieces: Buffer[] = [];
 
@@ -15,10 +16,15 @@ process.on('message', (piece: Uint8Array | typeof END_OF_SOURCE) => {
   }
   const raw = Buffer.concat(pieces);
   pieces = [];
-  parseMail(raw).then(
-    (parsed) => reply({ parsed }),
-    (error: unknown) => reply({ failed: error instanceof Error ? error.message : String(error) }),
-  );
+  void parseMail(raw)
+    .then(
+      (parsed) => reply({ parsed }),
+      (error: unknown) => reply({ failed: error instanceof Error ? error.message : String(error) }),
+    )
+    // A large message grew the heap: give it back now rather than hold it while idle.
+    .then(() => {
+      if (raw.length > LARGE_BYTES) (globalThis as { gc?: () => void }).gc?.();
+    });
 });
 // Loaded and listening: the parent starts the parse's clock from here.
 reply({ ready: true });
