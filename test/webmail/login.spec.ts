@@ -175,7 +175,10 @@ describe('webmail login (POST ?_task=login&_action=login)', () => {
       for (const user of [jack.username, unknown]) {
         const client = new WebmailClient(server.baseUrl);
         const answer = await client.post(LOGIN, { _token: await client.loginToken(), _user: user, _pass: 'wrong' });
-        const headers = [...answer.headers].filter(([name]) => name !== 'date').map(([name, value]) => [name, fresh(value)]);
+        // The clock's headers may fall on two sides of a second; everything else must match.
+        const headers = [...answer.headers]
+          .filter(([name]) => !['date', 'expires', 'last-modified'].includes(name))
+          .map(([name, value]) => [name, fresh(value)]);
         answers.push({ status: answer.status, headers, text: fresh(answer.text.replaceAll(user, '{user}')) });
       }
       assert.deepEqual(answers[0], answers[1], `attempt ${attempt}`);
