@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import { setTimeout as pause } from 'node:timers/promises';
-import { AckPolicy, connect, DeliverPolicy } from 'nats';
 import { loadConfig } from '../../src/config.ts';
-import type { EventMetadata } from '../../src/events/filter-events.ts';
-import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { startService } from '../../src/service.ts';
 import { capturedLogger } from '../support/captured-logger.ts';
+import { commitsInLog, storedMessages, STREAM } from '../support/announced-commits.ts';
 import { filtersApi, newFilter, newOwner } from '../support/filters-api.ts';
 import { NatsCluster, natsServerMissing } from '../support/nats-cluster.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 import { waitUntil } from '../support/wait-until.ts';
 
-const STREAM = 'CONTENT_FILTERS_TIMELINE';
 /** How long the server the service is connected to stays stopped, while changes keep coming. */
 const CUT_MS = 30_000;
 /** Fewer than an account may hold. */
@@ -19,45 +16,6 @@ const FILTERS_EACH = 100;
 
 interface Health {
   announcements: { channel: string; state: string; waitingCommits: number | null }[];
-}
-
-/** The message id of every commit in the log, read straight from the SQLite file: what must be announced. */
-async function commitsInLog(dir: string): Promise<string[]> {
-  const events = SqliteEventStore.inDataDir(dir);
-  const ids: string[] = [];
-  try {
-    for (let after: bigint | null = null; ;) {
-      const page = await events.readAll({ after, limit: 1000 });
-      if (page.length === 0) return ids;
-      after = page.at(-1)!.position;
-      for (const event of page) {
-        const m = event.metadata as EventMetadata;
-        if (event.streamName.startsWith('filter-') && m.commitIndex === m.commitSize - 1) ids.push(`filters_changed-${event.eventId}`);
-      }
-    }
-  } finally {
-    await events.close();
-  }
-}
-
-/** Every message of the stream with the time its leader stored it (ms), in stream order. */
-async function storedMessages(servers: string[]): Promise<{ messageId: string; storedAt: number }[]> {
-  const connection = await connect({ servers });
-  try {
-    const jsm = await connection.jetstreamManager();
-    const total = (await jsm.streams.info(STREAM)).state.messages;
-    const durable = `reader-${Math.random().toString(36).slice(2)}`;
-    await jsm.consumers.add(STREAM, { durable_name: durable, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
-    const consumer = await connection.jetstream().consumers.get(STREAM, durable);
-    const read: { messageId: string; storedAt: number }[] = [];
-    for await (const message of await consumer.consume()) {
-      read.push({ messageId: message.headers?.get('Nats-Msg-Id') ?? '', storedAt: message.info.timestampNanos / 1e6 });
-      if (read.length >= total) break;
-    }
-    return read;
-  } finally {
-    await connection.close();
-  }
 }
 
 async function natsHealth(url: string): Promise<Health['announcements'][number]> {

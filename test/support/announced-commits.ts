@@ -1,0 +1,46 @@
+import { AckPolicy, connect, DeliverPolicy } from 'nats';
+import type { EventMetadata } from '../../src/events/filter-events.ts';
+import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
+
+/** The stream the service announces on (NATS_STREAM's default). */
+export const STREAM = 'CONTENT_FILTERS_TIMELINE';
+
+/** The message id of every commit in the log, read straight from the SQLite file: what must be announced. */
+export async function commitsInLog(dir: string): Promise<string[]> {
+  const events = SqliteEventStore.inDataDir(dir);
+  const ids: string[] = [];
+  try {
+    for (let after: bigint | null = null; ;) {
+      const page = await events.readAll({ after, limit: 1000 });
+      if (page.length === 0) return ids;
+      after = page.at(-1)!.position;
+      for (const event of page) {
+        const m = event.metadata as EventMetadata;
+        if (event.streamName.startsWith('filter-') && m.commitIndex === m.commitSize - 1) ids.push(`filters_changed-${event.eventId}`);
+      }
+    }
+  } finally {
+    await events.close();
+  }
+}
+
+/** Every message of the stream with the time its leader stored it (ms), in stream order. */
+export async function storedMessages(servers: string[]): Promise<{ messageId: string; storedAt: number }[]> {
+  const connection = await connect({ servers });
+  try {
+    const jsm = await connection.jetstreamManager();
+    const total = (await jsm.streams.info(STREAM)).state.messages;
+    const durable = `reader-${Math.random().toString(36).slice(2)}`;
+    await jsm.consumers.add(STREAM, { durable_name: durable, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
+    const consumer = await connection.jetstream().consumers.get(STREAM, durable);
+    const read: { messageId: string; storedAt: number }[] = [];
+    const messages = await consumer.consume();
+    for await (const message of messages) {
+      read.push({ messageId: message.headers?.get('Nats-Msg-Id') ?? '', storedAt: message.info.timestampNanos / 1e6 });
+      if (read.length >= total) break;
+    }
+    return read;
+  } finally {
+    await connection.close();
+  }
+}
