@@ -28,7 +28,7 @@ export interface AnnouncerOptions {
 }
 
 const LOG_AGAIN_MS = 30_000;
-const defaultRetry = (failures: number) => Math.min(2000, 50 * 2 ** Math.max(0, failures - 1));
+export const defaultRetry = (failures: number) => Math.min(2000, 50 * 2 ** Math.max(0, failures - 1));
 
 /**
  * The outbox pattern with the log as the outbox: reads the log from its own stored checkpoint, never
