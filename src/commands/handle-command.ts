@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AppendTooLargeError, ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type RecordedEvent } from '../events/event-store.ts';
 import { ConflictError } from './errors.ts';
 import type { StreamStateCache } from './stream-state-cache.ts';
+import { backOffMs, type BackOff } from '../shared/async-retry.ts';
 import { KeyedLock } from '../shared/keyed-lock.ts';
 import type { CrossStreamCheck, Settlement } from './cross-stream-check.ts';
 
@@ -60,8 +61,10 @@ function earlierRun(recorded: readonly RecordedEvent[], eventId: (index: number)
  * How long to wait before re-running after the n-th lost race (from 0): 5 ms doubling each time, plus up
  * to 10 ms of jitter so that writers that collided do not collide again in step.
  */
+export const LOST_RACE_BACK_OFF: BackOff = { firstMs: 5, jitterMs: 10 };
+
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
-  return 5 * 2 ** attempt + random() * 10;
+  return backOffMs(LOST_RACE_BACK_OFF, attempt, random);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { END, streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import { setTimeout as delay } from 'node:timers/promises';
+import { backOffMs, type BackOff } from '../shared/async-retry.ts';
 import { packPosition } from './esdb-position.ts';
 
-const MAX_RESUBSCRIBE_DELAY_MS = 5000;
+const RESUBSCRIBE_BACK_OFF: BackOff = { firstMs: 100, maxMs: 5000 };
 
 /**
  * The EventStoreDB adapter's `onAppend`: one hint per new position, from this process's own appends
@@ -39,7 +40,7 @@ export class EsdbAppendWatch {
 
   /** Another process's appends arrive through a $all subscription filtered to this project's streams. */
   private async watch(): Promise<void> {
-    let backoff = 100;
+    let failures = 0;
     while (this.watching) {
       try {
         const subscription = this.client.subscribeToAll({
@@ -48,7 +49,7 @@ export class EsdbAppendWatch {
         });
         this.subscription = subscription;
         for await (const resolved of subscription) {
-          backoff = 100;
+          failures = 0;
           if (resolved.event) this.heard(packPosition(resolved.event.position));
         }
       } catch {
@@ -58,8 +59,7 @@ export class EsdbAppendWatch {
       if (!this.watching) return;
       // Appends made while disconnected are not missed: the projector re-reads from its checkpoint.
       this.notify();
-      await delay(backoff);
-      backoff = Math.min(backoff * 2, MAX_RESUBSCRIBE_DELAY_MS);
+      await delay(backOffMs(RESUBSCRIBE_BACK_OFF, failures++));
     }
   }
 

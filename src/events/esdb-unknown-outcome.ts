@@ -9,12 +9,12 @@ import {
   type EventData,
   type EventStoreDBClient,
 } from '@eventstore/db-client';
+import { asyncRetry, type BackOff } from '../shared/async-retry.ts';
 import { EventStoreUnavailableError } from './event-store.ts';
 
 /** How long an append whose outcome is unknown is retried before the caller is told so (a 503). */
 export const UNKNOWN_OUTCOME_BUDGET_MS = 5_000;
-const FIRST_PAUSE_MS = 50;
-const LONGEST_PAUSE_MS = 500;
+const UNKNOWN_OUTCOME_BACK_OFF: BackOff = { firstMs: 50, maxMs: 500 };
 
 /**
  * A node's refusal (ClientMessage.NotHandled: not ready, too busy) says the write was not made: Append
@@ -38,8 +38,6 @@ export function isUnknownOutcome(error: unknown): boolean {
   return false;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * One append, made exactly once: when its outcome is unknown, the very same append (the same event ids,
  * the same expected revision) is sent again until the server says what happened, within `budgetMs`. A
@@ -54,16 +52,15 @@ export async function appendExactlyOnce(
   expectedRevision: AppendExpectedRevision,
   budgetMs = UNKNOWN_OUTCOME_BUDGET_MS,
 ): Promise<AppendResult> {
-  const until = Date.now() + budgetMs;
-  for (let wait = FIRST_PAUSE_MS; ; wait = Math.min(wait * 2, LONGEST_PAUSE_MS)) {
-    try {
-      return await client.appendToStream(stream, [...events], { expectedRevision });
-    } catch (error) {
-      if (!isUnknownOutcome(error)) throw error;
-      if (Date.now() + wait >= until) {
-        throw new EventStoreUnavailableError(`EventStoreDB: whether the append to ${stream} was made is unknown (${(error as Error).message})`);
-      }
-      await pause(wait);
-    }
+  try {
+    return await asyncRetry(() => client.appendToStream(stream, [...events], { expectedRevision }), {
+      backOff: UNKNOWN_OUTCOME_BACK_OFF,
+      // No pause that would end past the budget: the caller hears by then.
+      shouldRetryError: (error, { elapsedMs, pauseMs }) => isUnknownOutcome(error) && elapsedMs + pauseMs < budgetMs,
+    });
+  } catch (error) {
+    // Only a spent budget lets an unknown outcome through.
+    if (!isUnknownOutcome(error)) throw error;
+    throw new EventStoreUnavailableError(`EventStoreDB: whether the append to ${stream} was made is unknown (${(error as Error).message})`);
   }
 }

@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import { redisReconnectStrategy } from '../shared/redis-reconnect.ts';
 import { silentLogger, type Logger } from '../shared/logger.ts';
 import { redactUrl } from '../shared/redact.ts';
 import { FILTERS_CHANGED, NotifierUnavailableError, type Announcement, type Notifier, type NotifierState, type PublishOutcome } from './notifier.ts';
@@ -50,7 +51,7 @@ export class RedisTimelineNotifier implements Notifier {
       url,
       disableOfflineQueue: true,
       commandOptions: { timeout: PUBLISH_TIMEOUT_MS },
-      socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
+      socket: { connectTimeout: 5000, reconnectStrategy: redisReconnectStrategy },
     });
     client.on('error', (error: Error) => {
       if (told) return;

@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import { redisReconnectStrategy } from '../shared/redis-reconnect.ts';
 import { StoreUnavailableError } from '../shared/store-unavailable.ts';
 import type { CounterIncrement, RateLimitStore } from './rate-limit-store.ts';
 
@@ -22,7 +23,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       url,
       disableOfflineQueue: true,
       commandOptions: { timeout: COMMAND_TIMEOUT_MS },
-      socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
+      socket: { connectTimeout: 5000, reconnectStrategy: redisReconnectStrategy },
     });
     // The first attempt's outcome, either way: a reachable Redis counts from the first request on.
     const firstAttempt = new Promise<void>((resolve) => {

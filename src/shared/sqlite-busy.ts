@@ -1,4 +1,4 @@
-import { setTimeout as pause } from 'node:timers/promises';
+import { asyncRetry } from './async-retry.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 /**
@@ -39,18 +39,11 @@ export function isBusy(error: unknown): boolean {
  * run again when it throws: one statement, one better-sqlite3 transaction (which rolls back), or steps
  * that are idempotent.
  */
-export async function retryWhileBusy<T>(call: () => T | Promise<T>, limitMs = BUSY_RETRY_LIMIT_MS, maxPauseMs = 100): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  let wait = 1;
-  for (;;) {
-    try {
-      return await call();
-    } catch (error) {
-      if (!isBusy(error) || Date.now() >= deadline) throw error;
-    }
-    await pause(wait);
-    wait = Math.min(wait * 2, maxPauseMs);
-  }
+export function retryWhileBusy<T>(call: () => T | Promise<T>, limitMs = BUSY_RETRY_LIMIT_MS, maxPauseMs = 100): Promise<T> {
+  return asyncRetry(call, {
+    backOff: { firstMs: 1, maxMs: maxPauseMs },
+    shouldRetryError: (error, { elapsedMs }) => isBusy(error) && elapsedMs < limitMs,
+  });
 }
 
 /** A call of a shared store (accounts, webmail) on a main-thread connection; an unusable file is StoreUnavailableError. */

@@ -1,10 +1,10 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { usageStream, totalsOf, type AccountUsageEvent, type UsageTotals } from '../../events/account-usage-events.ts';
 import { eventHistory } from '../../events/event-history.ts';
 import { ConcurrencyError, type EventStore, type ExpectedRevision, type RecordedEvent } from '../../events/event-store.ts';
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
 import { filterIdOfStream } from '../../events/filter-events.ts';
-import { retryDelayMs } from '../handle-command.ts';
+import { asyncRetry } from '../../shared/async-retry.ts';
+import { LOST_RACE_BACK_OFF } from '../handle-command.ts';
 import { StreamStateCache } from '../stream-state-cache.ts';
 import { evolve, initialState, type FilterState } from './filter-state.ts';
 import { keywordCharacters } from './filter-limits.ts';
@@ -84,19 +84,16 @@ export class AccountUsageLedger {
    * never lets a limit be passed.
    */
   async settle(write: LedgerWrite, filterId: string, change: UsageTotals, reason: 'released' | 'recorded'): Promise<void> {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
+    await asyncRetry(
+      async () => {
         const at = await this.read(write);
         // Never so: a release follows its reservation, and a shrink is recorded only on a ledger that
         // existed before its append (account-usage-check.ts). A count now would include it already.
         if (at.revision === null) return;
         await this.change(write, at, filterId, change, reason);
-        return;
-      } catch (error) {
-        if (!isConflict(error) || attempt + 1 >= SETTLE_ATTEMPTS) throw error;
-        await delay(retryDelayMs(attempt));
-      }
-    }
+      },
+      { backOff: LOST_RACE_BACK_OFF, shouldRetryError: (error, { retries }) => isConflict(error) && retries + 1 < SETTLE_ATTEMPTS },
+    );
   }
 
   /**

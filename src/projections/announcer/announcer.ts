@@ -1,5 +1,6 @@
 import type { EventStore } from '../../events/event-store.ts';
 import type { Notifier, PublishOutcome } from '../../notifications/notifier.ts';
+import { backOffMs } from '../../shared/async-retry.ts';
 import { silentLogger, type Logger } from '../../shared/logger.ts';
 import { FILTERS_PROJECTION } from '../runtime/filter-projector.ts';
 import type { AnnouncedPositions } from '../stores/announced-positions.ts';
@@ -28,7 +29,7 @@ export interface AnnouncerOptions {
 }
 
 const LOG_AGAIN_MS = 30_000;
-export const defaultRetry = (failures: number) => Math.min(2000, 50 * 2 ** Math.max(0, failures - 1));
+export const defaultRetry = (failures: number) => backOffMs({ firstMs: 50, maxMs: 2000 }, Math.max(0, failures - 1));
 
 /**
  * The outbox pattern with the log as the outbox: reads the log from its own stored checkpoint, never

@@ -1,3 +1,4 @@
+import { backOffMs } from '../../shared/async-retry.ts';
 import type { ViewCacheBounds } from './view-cache.ts';
 
 /** How a projection runner sizes its batches, stores them, and treats failures. */
@@ -28,5 +29,5 @@ export const DEFAULT_POLICY: RunnerPolicy = {
   batchSize: 512,
   attemptsBeforeParking: 5,
   parkedInARowLimit: 10,
-  retryDelayMs: (failures) => Math.min(5000, 100 * 2 ** Math.max(0, failures - 1)),
+  retryDelayMs: (failures) => backOffMs({ firstMs: 100, maxMs: 5000 }, Math.max(0, failures - 1)),
 };
