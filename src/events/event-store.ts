@@ -1,3 +1,4 @@
+import { StoreUnavailableError, type UnavailableReason } from '../shared/store-unavailable.ts';
 /**
  * The event-store port. Revisions are 0-based per stream (as in EventStoreDB); positions order the
  * global log and are compared as bigints. Adapters translate their driver's errors into these.
@@ -92,16 +93,16 @@ export class ConcurrencyError extends Error {
   }
 }
 
-export class EventStoreUnavailableError extends Error {
+/** What a 503 names, and what the projector tells its stores' unavailability by. */
+export const EVENT_STORE = 'the event store';
+
+/** The event store's StoreUnavailableError. */
+export class EventStoreUnavailableError extends StoreUnavailableError {
   override readonly name = 'EventStoreUnavailableError';
 
   /** `access_denied`: the store answers but refuses this service's credentials, which no retry fixes. */
-  constructor(
-    message: string,
-    readonly reason: 'unreachable' | 'access_denied' = 'unreachable',
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
+  constructor(message: string, reason: UnavailableReason = 'unreachable', options?: ErrorOptions) {
+    super(message, { ...options, store: EVENT_STORE, reason });
   }
 }
 

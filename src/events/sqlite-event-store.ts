@@ -1,4 +1,4 @@
-import { isSqliteUnavailable, retryWhileBusy } from '../shared/sqlite-busy.ts';
+import { retryWhileBusy, translateSqliteError } from '../shared/sqlite-busy.ts';
 import { durabilityOf, openSqlite, statementCache, type ConnectionDurability, type SqliteDatabase } from '../shared/sqlite.ts';
 import { accountEventsStream } from '../accounts/account-events.ts';
 import type { AccountStreams } from './account-streams.ts';
@@ -30,11 +30,7 @@ async function reading<T>(call: () => T): Promise<T> {
   try {
     return await retryWhileBusy(call);
   } catch (error) {
-    if (isSqliteUnavailable(error)) throw new EventStoreUnavailableError(`event store (SQLite): ${(error as Error).message}`, 'unreachable', { cause: error });
-    if (error instanceof TypeError && /database connection is not open/.test(error.message)) {
-      throw new EventStoreUnavailableError('event store (SQLite): the store is closed', 'unreachable', { cause: error });
-    }
-    throw error;
+    throw translateSqliteError(error, 'event store', (message, cause) => new EventStoreUnavailableError(message, 'unreachable', { cause }));
   }
 }
 

@@ -1,10 +1,9 @@
 import type { Context, Next } from 'koa';
 import { AccountLogError } from '../accounts/account-log.ts';
 import { ConflictError, NotFoundError, RuleViolation, ValidationError } from '../commands/errors.ts';
-import { AppendTooLargeError, EventStoreUnavailableError } from '../events/event-store.ts';
-import { ReadStoreUnavailableError } from '../projections/stores/read-store.ts';
+import { AppendTooLargeError } from '../events/event-store.ts';
 import { WorkerNumberUnavailableError } from '../shared/ids.ts';
-import { StoreUnavailableError } from '../shared/store-unavailable.ts';
+import { isStoreUnavailable } from '../shared/store-unavailable.ts';
 import type { Logger } from '../shared/logger.ts';
 import { redact } from '../shared/redact.ts';
 
@@ -24,23 +23,15 @@ export const unauthorized = () => new HttpError(401, 'The access token is invali
 export const forbidden = () => new HttpError(403, 'This action is outside the authorized scopes');
 
 /**
- * A store that cannot be reached, or no worker number to mint ids with: retrying later may work. Matched
- * by name, as the driver adapters are loaded on demand and may come from another module instance.
+ * A store that cannot be reached (named by the error: the event store, the read models, the account
+ * store, the rate-limit counters ...), or no worker number to mint ids with: retrying later may work.
  */
-const UNAVAILABLE: Record<string, string> = {
-  [EventStoreUnavailableError.name]: 'Service unavailable: the event store cannot be reached',
-  [ReadStoreUnavailableError.name]: 'Service unavailable: the read models cannot be reached',
-  [WorkerNumberUnavailableError.name]: 'Service unavailable: this process cannot mint ids right now',
-  [StoreUnavailableError.name]: 'Service unavailable: the account store cannot be reached',
-  [AccountLogError.name]: 'Service unavailable: the event log cannot record this now',
-};
-
+// By name the other two, for the reason isStoreUnavailable gives (shared/store-unavailable.ts).
 function unavailableMessage(error: unknown): string | null {
-  if (!(error instanceof Error)) return null;
-  // Which shared store: accounts, rate-limit counters, OAuth, Idempotency-Key records (store-unavailable.ts).
-  const store = (error as { store?: unknown }).store;
-  if (error.name === StoreUnavailableError.name && typeof store === 'string') return `Service unavailable: ${store} cannot be reached`;
-  return UNAVAILABLE[error.name] ?? null;
+  if (isStoreUnavailable(error)) return `Service unavailable: ${error.store} cannot be reached`;
+  if (error instanceof Error && error.name === WorkerNumberUnavailableError.name) return 'Service unavailable: this process cannot mint ids right now';
+  if (error instanceof Error && error.name === AccountLogError.name) return 'Service unavailable: the event log cannot record this now';
+  return null;
 }
 
 function statusAndMessage(error: unknown): [number, string] {

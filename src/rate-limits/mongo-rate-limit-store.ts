@@ -1,7 +1,7 @@
 import type { Collection, MongoClient } from 'mongodb';
 import { connectMongo, mongoCall } from '../shared/mongo-connection.ts';
 import type { MongoSchema } from '../shared/mongo-migrations.ts';
-import { StoreUnavailableError } from '../shared/store-unavailable.ts';
+import { isStoreUnavailable, StoreUnavailableError } from '../shared/store-unavailable.ts';
 import type { CounterIncrement, RateLimitStore } from './rate-limit-store.ts';
 
 interface CounterDocument {
@@ -58,7 +58,7 @@ export class MongoRateLimitStore implements RateLimitStore {
         }),
       );
     } catch (error) {
-      if (error instanceof StoreUnavailableError) throw new StoreUnavailableError(error.message, { cause: error, store: 'the rate-limit counters' });
+      if (isStoreUnavailable(error)) throw new StoreUnavailableError(error.message, { cause: error, store: 'the rate-limit counters' });
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import { migrateMongo, type MongoSchema } from './mongo-migrations.ts';
 import { isMongoUnavailable } from './mongo-unavailable.ts';
-import { StoreUnavailableError } from './store-unavailable.ts';
+import { sharedStoreUnavailable, type UnavailableOf } from './store-unavailable.ts';
 
 const DEFAULT_DATABASE = 'content_filters';
 export const DUPLICATE_KEY = 11000;
@@ -31,19 +31,21 @@ export async function connectMongo(url: string, store: string, schemas: readonly
   });
 }
 
-/** The driver's ways of saying the server cannot serve now (mongo-unavailable.ts) become StoreUnavailableError; the rest pass. */
-export function translateDriverError(store: string, error: unknown): unknown {
-  if (isMongoUnavailable(error) && error instanceof Error) {
-    return new StoreUnavailableError(`${store} (MongoDB): ${error.message}`, { cause: error });
-  }
+/**
+ * MongoDB's one translator: the driver's ways of saying the server cannot serve now (mongo-unavailable.ts)
+ * become the store's StoreUnavailableError, "<store> (MongoDB): ..." (a shared store's when not told); the
+ * rest pass.
+ */
+export function translateDriverError(store: string, error: unknown, unavailable: UnavailableOf = sharedStoreUnavailable()): unknown {
+  if (isMongoUnavailable(error) && error instanceof Error) return unavailable(`${store} (MongoDB): ${error.message}`, error);
   return error;
 }
 
-export async function mongoCall<T>(store: string, call: () => Promise<T>): Promise<T> {
+export async function mongoCall<T>(store: string, call: () => Promise<T>, unavailable?: UnavailableOf): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw translateDriverError(store, error);
+    throw translateDriverError(store, error, unavailable);
   }
 }
 

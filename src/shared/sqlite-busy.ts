@@ -1,5 +1,5 @@
 import { asyncRetry } from './async-retry.ts';
-import { StoreUnavailableError } from './store-unavailable.ts';
+import { sharedStoreUnavailable, type UnavailableOf } from './store-unavailable.ts';
 
 /**
  * What a connection used on the main thread waits for a lock inside SQLite. SQLite waits by sleeping the
@@ -23,6 +23,19 @@ const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM|PRO
 export function isSqliteUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && UNAVAILABLE.test(code);
+}
+
+/**
+ * SQLite's one translator: a file that cannot be used now, or a connection already closed (better-sqlite3
+ * throws a TypeError then), becomes the store's StoreUnavailableError, "<label> (SQLite): ..."; any other
+ * error passes as it is.
+ */
+export function translateSqliteError(error: unknown, label: string, unavailable: UnavailableOf): unknown {
+  if (isSqliteUnavailable(error)) return unavailable(`${label} (SQLite): ${(error as Error).message}`, error);
+  if (error instanceof TypeError && /database connection is not open/.test(error.message)) {
+    return unavailable(`${label} (SQLite): the connection is closed`, error);
+  }
+  return error;
 }
 
 /** SQLITE_BUSY and its extended codes: another connection holds the lock; trying again later may work. */
@@ -51,10 +64,7 @@ export async function sharedStoreCall<T>(store: string, call: () => T | Promise<
   try {
     return await retryWhileBusy(call, limitMs);
   } catch (error) {
-    if (isSqliteUnavailable(error)) {
-      throw new StoreUnavailableError(`${store} (SQLite): ${(error as Error).message}`, { cause: error, ...(shownAs ? { store: shownAs } : {}) });
-    }
-    throw error;
+    throw translateSqliteError(error, store, sharedStoreUnavailable(shownAs));
   }
 }
 

@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore, ReadAllPage, RecordedEvent } from '../../events/event-store.ts';
-import { EventStoreUnavailableError } from '../../events/event-store.ts';
+import { EVENT_STORE } from '../../events/event-store.ts';
 import type { Logger } from '../../shared/logger.ts';
-import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
+import { isStoreUnavailable } from '../../shared/store-unavailable.ts';
+import { READ_MODELS, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
 import { BatchProjection, PendingBatch, type AppliedBatch, type StoreInChunks } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import { endsCommit, readRestOfCommit, throughFirstCommitEnd } from './commit-boundary.ts';
@@ -26,9 +27,8 @@ export type StepResult =
   | { readonly kind: 'failed'; readonly retryInMs: number };
 
 const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-/** By name: the driver adapters are loaded on demand and may come from another module instance. */
-const UNAVAILABLE = new Set([EventStoreUnavailableError.name, ReadStoreUnavailableError.name]);
-const isUnavailable = (error: unknown) => error instanceof Error && UNAVAILABLE.has(error.name);
+/** Its own two stores only: what else fails in a step is a fault of the step. */
+const isUnavailable = (error: unknown) => isStoreUnavailable(error, EVENT_STORE) || isStoreUnavailable(error, READ_MODELS);
 /** How often a failure that keeps happening is logged again. */
 const LOG_AGAIN_MS = 30_000;
 

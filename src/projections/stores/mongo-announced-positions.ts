@@ -1,6 +1,6 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 import type { AnnouncedPosition, AnnouncedPositions } from './announced-positions.ts';
-import { mongoCall } from './mongo-errors.ts';
+import { readModelCall } from './mongo-errors.ts';
 import { notFencedBy, refuseIfFenced } from './mongo-fences.ts';
 import type { Fence } from '../../shared/fencing.ts';
 import { belowPosition, fromStoredPosition, toStoredPosition, type StoredPosition } from './mongo-positions.ts';
@@ -21,7 +21,7 @@ export class MongoAnnouncedPositions implements AnnouncedPositions {
   }
 
   announced(channel: string): Promise<AnnouncedPosition | null> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const doc = await this.positions.findOne({ _id: channel });
       if (!doc) return null;
       return { position: doc.position === null ? null : fromStoredPosition(doc.position) };
@@ -29,7 +29,7 @@ export class MongoAnnouncedPositions implements AnnouncedPositions {
   }
 
   markAnnounced(channel: string, position: bigint | null, fence?: Fence): Promise<void> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       if (position === null) {
         await this.positions.updateOne({ _id: channel }, { $setOnInsert: { position: null } }, { upsert: true });
         return;

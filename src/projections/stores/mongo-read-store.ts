@@ -10,7 +10,7 @@ import { migrateMongo } from '../../shared/mongo-migrations.ts';
 import { generationOfCheckpoints } from './generation-names.ts';
 import { mongoReadModelsSchema, POINTER_ID } from './mongo-read-models-schema.ts';
 import { dropCollections, MongoReadCollections } from './mongo-read-collections.ts';
-import { mongoCall } from './mongo-errors.ts';
+import { readModelCall } from './mongo-errors.ts';
 import type { ManagedReadStore } from './managed-read-store.ts';
 import type { Checkpoint, FilterStatusLocation, KeywordLocation, ParkedEvent, ProjectionBatch, ReadStore } from './read-store.ts';
 
@@ -56,7 +56,7 @@ export class MongoReadStore implements ManagedReadStore {
 
   /** Connects, brings the database's schema up to date and creates the current generation's indexes. */
   static async connect(url: string, database?: string, options: MongoReadStoreOptions = {}): Promise<MongoReadStore> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 10_000 });
       const named = client.options.dbName;
       const store = new MongoReadStore(client, client.db(database ?? (named && named !== 'test' ? named : DEFAULT_DATABASE)), null, options.serverClock);
@@ -143,13 +143,13 @@ export class MongoReadStore implements ManagedReadStore {
   }
 
   async markAnnounced(channel: string, position: bigint | null, fence?: Fence): Promise<void> {
-    if (fence) await mongoCall(() => checkLease(this.leases, fence));
+    if (fence) await readModelCall(() => checkLease(this.leases, fence));
     return this.announcedPositions.markAnnounced(channel, position, fence);
   }
 
   /** Renews the owner's lease, or takes a free or expired one (by the server's clock) with the next fencing token. */
   tryLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const now = await this.storeNow();
       const expiresAt = new Date(now + ttlMs);
       const renewed = await this.leases.updateOne({ _id: name, owner }, { $set: { expiresAt } });
@@ -171,20 +171,20 @@ export class MongoReadStore implements ManagedReadStore {
 
   /** Expires the lease at once; the document stays, so the next holder's token is still larger. */
   releaseLease(name: string, owner: string): Promise<void> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       await this.leases.updateOne({ _id: name, owner }, { $set: { owner: '', expiresAt: new Date(0) } });
     });
   }
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const [doc, storeTime] = await Promise.all([this.leases.findOne({ _id: name }), this.storeNow()]);
       return doc?.owner ? { owner: doc.owner, expiresAt: doc.expiresAt.getTime(), fence: doc.fence ?? 0, storeTime } : null;
     });
   }
 
   takeOverLease(name: string, from: string, owner: string, ttlMs: number): Promise<boolean> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const expiresAt = new Date((await this.storeNow()) + ttlMs);
       const result = await this.leases.updateOne({ _id: name, owner: from }, { $set: { owner, expiresAt }, $inc: { fence: 1 } });
       return result.modifiedCount === 1;
@@ -200,7 +200,7 @@ export class MongoReadStore implements ManagedReadStore {
   }
 
   createGeneration(): Promise<number> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const before = await this.pointer.findOneAndUpdate({ _id: POINTER_ID }, { $inc: { next: 1 } }, { returnDocument: 'before' });
       if (!before) throw new Error('read model pointer missing');
       const names = await this.db.listCollections({}, { nameOnly: true }).toArray();
@@ -215,7 +215,7 @@ export class MongoReadStore implements ManagedReadStore {
   }
 
   createScratchGeneration(): Promise<number> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const before = await this.pointer.findOneAndUpdate({ _id: POINTER_ID }, { $inc: { next: 1 } }, { returnDocument: 'before' });
       if (!before) throw new Error('read model pointer missing');
       await this.collectionsOf(before.next);
@@ -224,7 +224,7 @@ export class MongoReadStore implements ManagedReadStore {
   }
 
   dropGeneration(generation: number): Promise<boolean> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const { current, pending } = await this.readPointer();
       if (generation === current || generation === pending) return false;
       await dropCollections(this.db, generation);
@@ -238,13 +238,13 @@ export class MongoReadStore implements ManagedReadStore {
   }
 
   markPending(generation: number): Promise<void> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       await this.pointer.updateOne({ _id: POINTER_ID }, { $set: { pending: generation } });
     });
   }
 
   swapIn(generation: number): Promise<boolean> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const result = await this.pointer.updateOne({ _id: POINTER_ID, pending: generation }, { $set: { current: generation, pending: null } });
       return result.modifiedCount === 1;
     });
@@ -265,11 +265,11 @@ export class MongoReadStore implements ManagedReadStore {
   }
 
   private on<T>(call: (collections: MongoReadCollections) => Promise<T>): Promise<T> {
-    return mongoCall(async () => call(await this.collections()));
+    return readModelCall(async () => call(await this.collections()));
   }
 
   private readPointer(): Promise<PointerDoc> {
-    return mongoCall(async () => {
+    return readModelCall(async () => {
       const pointer = await this.pointer.findOne({ _id: POINTER_ID });
       if (!pointer) throw new Error('read model pointer missing');
       return pointer;

@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from '../../shared/store-unavailable.ts';
 import type { AccountUsage } from '../../commands/filter/filter-limits.ts';
 import type { Keyword } from '../../events/filter-events.ts';
 import type { FilterView, V1FilterRecord } from '../fold/filter-view.ts';
@@ -109,10 +110,16 @@ export interface Checkpoint {
   readonly position: bigint;
 }
 
-/**
- * The store could not be reached or used at all (connection lost, disk I/O, locked too long): waiting
- * may help, and nothing is learnt about the data. Adapters translate their driver's errors into it.
- */
-export class ReadStoreUnavailableError extends Error {
+export const READ_MODELS = 'the read models';
+
+/** The read models' StoreUnavailableError: adapters translate their driver's errors into it. */
+export class ReadStoreUnavailableError extends StoreUnavailableError {
   override readonly name = 'ReadStoreUnavailableError';
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, store: READ_MODELS });
+  }
 }
+
+/** The read models' translators make it so (sqlite-errors.ts, mongo-errors.ts). */
+export const readModelsUnavailable = (message: string, cause: unknown): ReadStoreUnavailableError => new ReadStoreUnavailableError(message, { cause });
