@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
 import { FILTERS_LEASE } from '../../src/projections/runtime/leased-projector.ts';
 import { failoverProjector } from '../support/failover-projector.ts';
-import { failCommandOn, hangBeforeWriteConcern, mongoStandIn, standInMissing, stepDown, stopReplication } from '../support/mongo-stand-in.ts';
+import { failCommandOn, hangBeforeWriteConcern, loseMajority, mongoStandIn, standInMissing, stepDown, stopReplication } from '../support/mongo-stand-in.ts';
 import { waitUntil } from '../support/wait-until.ts';
 
 /**
@@ -75,5 +75,24 @@ describe('Projector on a MongoDB replica set that fails over (issue 29)', functi
     await stepDown(standIn.replicaSetUrl(), true);
     await hanging.release();
     await set.assertWhole(last);
+  });
+
+  it('a majority of the set down (two of three members): no primary, the holder stops leading, nothing parked; all stored once they are back', async () => {
+    await set.start();
+    await set.assertWhole(await set.append(2));
+    const alone = await standIn.primaryUrl();
+    await loseMajority(alone, true);
+    try {
+      const last = await set.append(3);
+      // Nothing can be written or read at the primary; renewals fail, and once its lease may have run out
+      // (by the last time the store answered) the holder no longer claims to lead.
+      await waitUntil(() => !set.projector().isLeader, 'the holder giving its claim up');
+      assert.equal(set.projector().failure, null, 'an outage, not a fault');
+      await loseMajority(alone, false);
+      await set.assertWhole(last);
+      assert.equal(set.projector().isLeader, true);
+    } finally {
+      await loseMajority(alone, false);
+    }
   });
 });

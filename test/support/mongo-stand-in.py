@@ -269,6 +269,14 @@ def handle(member, request):
     name = request.command_name or ''
     if getattr(request, 'flags', 0) & MORE_TO_COME:
         return True
+    with lock:
+        down = members.unreachable(member)
+    if down:
+        return request.hangup()
+    if name == 'standInLoseMajority':
+        with lock:
+            members.lose_majority(bool(cmd.get('down')))
+            return request.reply({'ok': 1})
     if name == 'configureFailPoint':
         with lock:
             return request.reply(configure_fail_point(member, cmd))

@@ -131,3 +131,11 @@ export async function hangBeforeWriteConcern(url: string, collections?: readonly
     },
   };
 }
+
+/**
+ * Two of the set's three members down (the stand-in's own command; on a real set, their hosts): the primary
+ * `url` names steps down and no member can be elected until `down` is false again.
+ */
+export async function loseMajority(url: string, down: boolean): Promise<void> {
+  await adminCommand(url, { standInLoseMajority: 1, down });
+}
