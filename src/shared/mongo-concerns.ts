@@ -9,6 +9,12 @@ import { BadSetting, type Settings } from './settings.ts';
  */
 export type MongoWriteConcern = 'majority' | number;
 
+/**
+ * socketTimeoutMS and connectTimeoutMS unless the URL sets them: longer than any one command of the service
+ * takes on a healthy set (a majority wait included), or a connection takes to open.
+ */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
 /** Up to 50 voting members in a replica set (mongo/src/mongo/db/repl/repl_set_config.h, kMaxMembers). */
 const MAX_MEMBERS = 50;
 
@@ -28,7 +34,8 @@ export const readConcernFor = (w: MongoWriteConcern): 'majority' | 'local' => (w
 
 /**
  * MONGODB_URL with the concerns every adapter needs set in it, so each client (API, projector, CLI) gets
- * them whatever store opens it: `w`, `readConcernLevel` and `readPreference=primary`. Only the primary
+ * them whatever store opens it: `w`, `readConcernLevel`, `readPreference=primary`, and `socketTimeoutMS`
+ * and `connectTimeoutMS` unless the URL has them. Only the primary
  * has every acknowledged write, so a read from a secondary can miss what this very process just wrote
  * (read-your-writes); a URL asking for anything else, or for other concerns than the setting's, is
  * refused with one line naming what to change. Option names are case-insensitive in a MongoDB URL.
@@ -51,5 +58,12 @@ export function mongoUrlWithConcerns(url: string, w: MongoWriteConcern): string 
   if (!present.has('w')) params.set('w', String(w));
   if (!present.has('readconcernlevel')) params.set('readConcernLevel', readConcern);
   if (!present.has('readpreference')) params.set('readPreference', 'primary');
+  // The driver's defaults are no limit on a command and 30 s on a connect (which is also how long its
+  // monitor waits for a heartbeat): behind a silent cut (a partition drops packets, nobody answers) a
+  // request on a cut-off API host waited past a minute. With bounds, the command fails as unavailable (a
+  // JSON 503; the projector retries) and the monitor finds the server gone sooner. The URL's own values
+  // are kept.
+  if (!present.has('sockettimeoutms')) params.set('socketTimeoutMS', String(DEFAULT_TIMEOUT_MS));
+  if (!present.has('connecttimeoutms')) params.set('connectTimeoutMS', String(DEFAULT_TIMEOUT_MS));
   return `${base}?${params.toString()}`;
 }

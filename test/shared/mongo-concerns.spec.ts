@@ -31,6 +31,20 @@ describe('MongoDB concerns (MONGODB_WRITE_CONCERN, MONGODB_URL)', () => {
     assert.equal(params.get('readConcernLevel'), 'local');
   });
 
+  it('commands and connects are bounded (10 s) unless the URL bounds them itself, so a silent cut cannot hold a request for a minute', async () => {
+    const params = concernsOf(loadConfig({ MONGODB_URL: 'mongodb://a/cf' }).mongodbUrl!);
+    assert.equal(params.get('socketTimeoutMS'), '10000');
+    assert.equal(params.get('connectTimeoutMS'), '10000');
+    const own = concernsOf(loadConfig({ MONGODB_URL: 'mongodb://a/cf?sockettimeoutms=2500&connectTimeoutMS=0' }).mongodbUrl!);
+    assert.equal(own.get('sockettimeoutms'), '2500');
+    assert.equal(own.get('socketTimeoutMS'), null, 'not set twice');
+    assert.equal(own.get('connectTimeoutMS'), '0');
+    const client = new MongoClient(loadConfig({ MONGODB_URL: 'mongodb://127.0.0.1:1/cf' }).mongodbUrl!);
+    assert.equal(client.options.socketTimeoutMS, 10_000);
+    assert.equal(client.options.connectTimeoutMS, 10_000);
+    await client.close();
+  });
+
   it('the same concerns written in the URL (as Atlas writes w=majority) are accepted', () => {
     const params = concernsOf(loadConfig({ MONGODB_URL: 'mongodb+srv://u:p@x.example/cf?retryWrites=true&w=majority&readpreference=primary' }).mongodbUrl!);
     assert.equal(params.getAll('w').length, 1);

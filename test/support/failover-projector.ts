@@ -12,7 +12,7 @@ import { mongoUrlWithConcerns } from '../../src/shared/mongo-concerns.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { InProcessBus } from './in-process-bus.ts';
-import { failCommandOff, stopReplication, type MongoStandIn } from './mongo-stand-in.ts';
+import { adminCommand, failCommandOff, stopReplication, type MongoStandIn } from './mongo-stand-in.ts';
 import { scratchDir } from './scratch-dir.ts';
 
 export const SOCKET_TIMEOUT_MS = 1_000;
@@ -63,7 +63,8 @@ export function failoverProjector(standIn: MongoStandIn, missing: string | null)
   afterEach(async () => {
     if (missing) return;
     await stopReplication(standIn.url(), false);
-    for (const member of standIn.memberUrls()) await failCommandOff(member);
+    for (const member of standIn.memberUrls())
+      await Promise.all([failCommandOff(member), adminCommand(member, { configureFailPoint: 'hangBeforeWaitingForWriteConcern', mode: 'off' })]);
     await projector?.stop();
     await reads?.close();
     await events?.close();

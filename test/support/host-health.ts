@@ -26,16 +26,42 @@ export async function health(url: string, ms = 10_000): Promise<Seen> {
 
 /** /health asked from the host itself (a cut-off host is out of the runner's reach, not of its own). */
 export async function healthOnHost(hosts: TestHosts, host: string, url: string): Promise<Seen> {
-  const [command, ...args] = [...hosts.prefix(host), process.execPath, '-e', ASK_HEALTH, url];
-  const { stdout } = await execFileAsync(command, args, { timeout: 30_000 });
-  return JSON.parse(stdout) as Seen;
+  const answer = await requestOnHost(hosts, host, `${url}/health`);
+  return { ...(answer.body as Health), httpStatus: answer.status, tookMs: answer.tookMs };
 }
 
-const ASK_HEALTH = `
+export interface HostAnswer {
+  /** 0 when no answer came within the request's time-out. */
+  status: number;
+  body: unknown;
+  tookMs: number;
+  unanswered?: string;
+}
+
+/** A JSON request made from the host itself, with a bearer token and a body if given. */
+export async function requestOnHost(
+  hosts: TestHosts,
+  host: string,
+  url: string,
+  options: { method?: string; token?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<HostAnswer> {
+  const [command, ...args] = [...hosts.prefix(host), process.execPath, '-e', ASK, url, JSON.stringify(options)];
+  const { stdout } = await execFileAsync(command, args, { timeout: (options.timeoutMs ?? 10_000) + 30_000 });
+  return JSON.parse(stdout) as HostAnswer;
+}
+
+const ASK = `
+const { method = 'GET', token, body, timeoutMs = 10000 } = JSON.parse(process.argv[2]);
+const headers = { ...(token ? { authorization: 'Bearer ' + token } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
 const started = Date.now();
-fetch(process.argv[1] + '/health', { signal: AbortSignal.timeout(10000) }).then(
-  async (r) => console.log(JSON.stringify({ ...(await r.json()), httpStatus: r.status, tookMs: Date.now() - started })),
-  (error) => console.log(JSON.stringify({ unanswered: String(error), tookMs: Date.now() - started })),
+fetch(process.argv[1], { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) }).then(
+  async (r) => {
+    const text = await r.text();
+    let parsed = text;
+    try { parsed = JSON.parse(text); } catch {}
+    console.log(JSON.stringify({ status: r.status, body: parsed, tookMs: Date.now() - started }));
+  },
+  (error) => console.log(JSON.stringify({ status: 0, body: null, unanswered: String(error), tookMs: Date.now() - started })),
 );
 `;
 

@@ -50,3 +50,43 @@ export async function natsServerOn(hosts: TestHosts, host: string): Promise<Host
   });
   return { url: `nats://${hosts.address(host)}:4222`, stop: () => child.kill('SIGKILL') };
 }
+
+const RELAY = new URL('./delaying-relay-process.ts', import.meta.url).pathname;
+
+export interface DelayingRelay {
+  /** host:port where clients reach the target through the slow link. */
+  readonly address: string;
+  /** Sets the one-way delay for bytes that arrive from now on. */
+  setDelay(ms: number): Promise<void>;
+  stop(): void;
+}
+
+/** A delaying TCP relay (delaying-relay-process.ts) on test host `host`, to `target` (address:port). */
+export async function delayingRelayOn(hosts: TestHosts, host: string, target: string, delayMs: number): Promise<DelayingRelay> {
+  const [targetAddress, targetPort] = target.split(':') as [string, string];
+  const [command, ...args] = [
+    ...hosts.prefix(host),
+    process.execPath,
+    '--import',
+    'tsx',
+    RELAY,
+    hosts.address(host),
+    targetAddress,
+    targetPort,
+    String(delayMs),
+  ];
+  const child = track(spawn(command, args, { cwd: new URL('../../', import.meta.url).pathname, stdio: ['pipe', 'pipe', 'inherit'] }));
+  const said = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const first = await said.next();
+  if (first.done || !/^\d+$/.test(String(first.value).trim())) throw new Error('the delaying relay ended before it listened');
+  return {
+    address: `${hosts.address(host)}:${String(first.value).trim()}`,
+    async setDelay(ms) {
+      child.stdin!.write(`delay ${ms}\n`);
+      // The relay says when it applies it, so what is sent after this resolves surely meets the new delay.
+      const answer = await said.next();
+      if (answer.value !== `delay ${ms}`) throw new Error(`the delaying relay answered ${String(answer.value)}`);
+    },
+    stop: () => child.kill('SIGKILL'),
+  };
+}

@@ -59,9 +59,35 @@ class ReplicaSet:
         self.committed = None
         self.election_id = ObjectId()
         self.term = 1
+        # The member left alone while a majority is down (lose_majority), else None.
+        self.alone = None
 
     def primary(self):
-        return self.roles.index(PRIMARY)
+        return self.roles.index(PRIMARY) if PRIMARY in self.roles else None
+
+    def unreachable(self, member):
+        """A member that is down while a majority is lost: it closes every connection."""
+        return self.alone is not None and member != self.alone
+
+    def lose_majority(self, on):
+        """The stand-in's own switch (mongod has none: this is two members' hosts going down). The primary
+        hears from no majority within the election timeout and steps down (topology_coordinator.cpp,
+        TopologyCoordinator::checkMemberTimeouts: "Can't see a majority of the set, relinquishing primary",
+        log id 21809); alone it cannot be elected, so the set has no primary, and writes waiting for a
+        majority end with PrimarySteppedDown. When the others are back, the member whose oplog is newest
+        (the one left alone: nobody copied anything meanwhile) is elected again; nothing is rolled back."""
+        if on and self.alone is None and self.primary() is not None:
+            self.stop_replication(True)
+            self.alone = self.primary()
+            self.roles[self.alone] = SECONDARY
+            self.term += 1
+        elif not on and self.alone is not None:
+            self.roles[self.alone] = PRIMARY
+            self.alone = None
+            self.stop_replication(False)
+            self.term += 1
+            self.election_id = ObjectId()
+        self.changed.notify_all()
 
     def hello(self, member):
         """topology_coordinator.cpp, TopologyCoordinator::fillHelloForReplSet, and hello_response.cpp:
@@ -72,9 +98,10 @@ class ReplicaSet:
             'setName': SET_NAME, 'setVersion': 1, 'me': self.hosts[member],
             'hosts': [h for h, r in zip(self.hosts, self.roles) if r != ARBITER],
             'arbiters': [h for h, r in zip(self.hosts, self.roles) if r == ARBITER],
-            'primary': self.hosts[self.primary()],
             'localTime': datetime.datetime.now(datetime.timezone.utc),
         }
+        if self.primary() is not None:
+            reply['primary'] = self.hosts[self.primary()]
         if role == ARBITER:
             reply['arbiterOnly'] = True
         if role == PRIMARY:

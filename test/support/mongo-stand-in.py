@@ -193,6 +193,17 @@ COMMANDS = {
 # (ShutdownError), 10107 NotWritablePrimary, 189 PrimarySteppedDown and 11602
 # InterruptedDueToReplStateChange (NotPrimaryError), all RetriableError; and for a hung primary.
 fail_points = [{'remaining': 0, 'data': {}, 'entered': 0} for _ in members.roles]
+# mongod's hangBeforeWaitingForWriteConcern (mongo/src/mongo/db/write_concern.cpp, waitForWriteConcern):
+# a write that has been applied pauses before its write-concern wait while the fail point is set. Tests
+# wait for it (waitForFailPoint) to know a write is applied on the primary alone, then fail over.
+# data.collections (the stand-in's own addition; mongod pauses every write) limits it to writes of those
+# collections, so a test knows which write it holds.
+hang_before_wait = [{'on': False, 'entered': 0, 'collections': None} for _ in members.roles]
+
+
+def hangs_before_wait(member, name, cmd):
+    hanging = hang_before_wait[member]
+    return hanging['on'] and (hanging['collections'] is None or cmd.get(name) in hanging['collections'])
 
 
 def configure_fail_point(member, cmd):
@@ -200,6 +211,11 @@ def configure_fail_point(member, cmd):
     if name == 'stopReplProducer':
         members.stop_replication(mode != 'off')
         return {'ok': 1}
+    if name == 'hangBeforeWaitingForWriteConcern':
+        hanging = hang_before_wait[member]
+        hanging.update(on=mode != 'off', collections=(cmd.get('data') or {}).get('collections'))
+        members.changed.notify_all()
+        return {'ok': 1, 'count': hanging['entered']}
     if name != 'failCommand':
         return {'ok': 0, 'errmsg': f"the stand-in has no fail point {name}", 'code': 2, 'codeName': 'BadValue'}
     fail_point = fail_points[member]
@@ -219,7 +235,7 @@ def configure_fail_point(member, cmd):
 def wait_for_fail_point(member, cmd):
     """waitForFailPoint (src/mongo/db/commands/fail_point_cmd.cpp): waits until the fail point was
     entered timesEntered times in all, or answers MaxTimeMSExpired 50 after maxTimeMS."""
-    fail_point = fail_points[member]
+    fail_point = hang_before_wait[member] if cmd['waitForFailPoint'] == 'hangBeforeWaitingForWriteConcern' else fail_points[member]
     entered = members.changed.wait_for(lambda: fail_point['entered'] >= cmd['timesEntered'], cmd.get('maxTimeMS', 60_000) / 1000)
     return {'ok': 1} if entered else {'ok': 0, 'code': 50, 'codeName': 'MaxTimeMSExpired', 'errmsg': 'operation exceeded time limit'}
 
@@ -253,6 +269,14 @@ def handle(member, request):
     name = request.command_name or ''
     if getattr(request, 'flags', 0) & MORE_TO_COME:
         return True
+    with lock:
+        down = members.unreachable(member)
+    if down:
+        return request.hangup()
+    if name == 'standInLoseMajority':
+        with lock:
+            members.lose_majority(bool(cmd.get('down')))
+            return request.reply({'ok': 1})
     if name == 'configureFailPoint':
         with lock:
             return request.reply(configure_fail_point(member, cmd))
@@ -295,6 +319,10 @@ def handle(member, request):
     concern_error = None
     if name in replica_set.WRITES:
         with request.server._unlock(), lock:
+            if hangs_before_wait(member, name, cmd):
+                hang_before_wait[member]['entered'] += 1
+                members.changed.notify_all()
+                members.changed.wait_for(lambda: not hang_before_wait[member]['on'])
             concern_error = members.wait_for_write_concern(cmd, term)
     if failing is not None and failing.get('writeConcernError'):
         concern_error = failing['writeConcernError']

@@ -113,3 +113,29 @@ export async function stopReplication(url: string, stopped: boolean): Promise<vo
 export async function stepDown(replicaSetUrl: string, force = false): Promise<void> {
   await adminCommand(replicaSetUrl, { replSetStepDown: 10, force });
 }
+
+/**
+ * mongod's hangBeforeWaitingForWriteConcern fail point on the member `url`: each write (of `collections`
+ * alone, a stand-in addition), once applied, pauses before its write-concern wait until it is turned off.
+ */
+export async function hangBeforeWriteConcern(url: string, collections?: readonly string[]): Promise<{ entered(): Promise<void>; release(): Promise<void> }> {
+  const name = 'hangBeforeWaitingForWriteConcern';
+  const { count } = await adminCommand(url, { configureFailPoint: name, mode: 'alwaysOn', data: collections ? { collections } : {} });
+  return {
+    /** Resolves once a write applied on the member is paused there. */
+    entered: async () => {
+      await adminCommand(url, { waitForFailPoint: name, timesEntered: Number(count) + 1, maxTimeMS: 30_000 });
+    },
+    release: async () => {
+      await adminCommand(url, { configureFailPoint: name, mode: 'off' });
+    },
+  };
+}
+
+/**
+ * Two of the set's three members down (the stand-in's own command; on a real set, their hosts): the primary
+ * `url` names steps down and no member can be elected until `down` is false again.
+ */
+export async function loseMajority(url: string, down: boolean): Promise<void> {
+  await adminCommand(url, { standInLoseMajority: 1, down });
+}

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { connect } from 'nats';
 import { scratchDir } from './scratch-dir.ts';
 import { natsServerMissing } from './nats-server.ts';
+import type { TestHosts } from './test-hosts.ts';
 
 export { natsServerMissing };
 
@@ -21,6 +22,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Where a server runs: on loopback, or on a test host (test-hosts.ts) that can be cut off. */
+interface Place {
+  readonly address: string;
+  readonly via: readonly string[];
+  readonly host?: string;
+  readonly network?: TestHosts;
+}
+
+const LOOPBACK: Place = { address: '127.0.0.1', via: [] };
+
 /** One server of the cluster: its own client and route ports and store directory, kept across restarts. */
 export class ClusterNode {
   private child: ChildProcess | null = null;
@@ -30,19 +41,22 @@ export class ClusterNode {
     readonly port: number,
     readonly routePort: number,
     private readonly storeDir: string,
-    private readonly routes: readonly number[],
+    private readonly routes: readonly string[],
+    private readonly place: Place = LOOPBACK,
   ) {}
 
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return `nats://${this.place.address}:${this.port}`;
   }
 
   /** Starts (again, on the same ports and store) and resolves once the server says it is ready. */
   async start(): Promise<void> {
-    const args = ['-a', '127.0.0.1', '-p', String(this.port), '-n', this.name, '-js', '-sd', this.storeDir];
-    const cluster = ['--cluster_name', 'cf-test', '--cluster', `nats://127.0.0.1:${this.routePort}`];
-    const routes = ['--routes', this.routes.map((port) => `nats://127.0.0.1:${port}`).join(',')];
-    const child = spawn(BINARY!, [...args, ...cluster, ...routes], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const { address, via } = this.place;
+    const args = ['-a', address, '-p', String(this.port), '-n', this.name, '-js', '-sd', this.storeDir];
+    const cluster = ['--cluster_name', 'cf-test', '--cluster', `nats://${address}:${this.routePort}`];
+    const routes = ['--routes', this.routes.join(',')];
+    const command = [...via, BINARY!, ...args, ...cluster, ...routes];
+    const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     running.add(child);
     let said = '';
@@ -67,23 +81,36 @@ export class ClusterNode {
     this.child = null;
   }
 
-  /** SIGSTOP: cut off from its routes and clients (TCP stays open, nothing answers), until `heal`. */
+  /**
+   * On a test host, its host cut off from the network (packets dropped, as in a real partition); on
+   * loopback, SIGSTOP (TCP stays open, nothing answers). Until `heal`.
+   */
   partition(): void {
-    this.child?.kill('SIGSTOP');
+    if (this.place.network) this.place.network.cut(this.place.host!);
+    else this.child?.kill('SIGSTOP');
   }
 
   heal(): void {
-    this.child?.kill('SIGCONT');
+    if (this.place.network) this.place.network.heal(this.place.host!);
+    else this.child?.kill('SIGCONT');
   }
 }
 
-/** Three nats-servers with JetStream, routed to each other on loopback, in a temporary directory. */
+/** Three nats-servers with JetStream, routed to each other (on loopback or on test hosts), in a temporary directory. */
 export class NatsCluster {
   private constructor(readonly nodes: readonly ClusterNode[]) {}
 
-  static async start(size = 3): Promise<NatsCluster> {
+  /** On loopback, or with `on`, one server on each of those test hosts (their own addresses, the usual ports). */
+  static async start(size = 3, on?: { network: TestHosts; hosts: readonly string[] }): Promise<NatsCluster> {
     const dir = scratchDir('nats-cluster-');
-    const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort() })));
+    const places: Place[] = Array.from({ length: size }, (_, i) => {
+      const host = on?.hosts[i];
+      return on && host ? { address: on.network.address(host), via: on.network.prefix(host), host, network: on.network } : LOOPBACK;
+    });
+    const ports = on
+      ? places.map(() => ({ client: 4222, route: 6222 }))
+      : await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort() })));
+    const routeUrls = ports.map((p, i) => `nats://${places[i]!.address}:${p.route}`);
     const nodes = ports.map(
       (p, i) =>
         new ClusterNode(
@@ -91,7 +118,8 @@ export class NatsCluster {
           p.client,
           p.route,
           join(dir, `n${i + 1}`),
-          ports.filter((_, j) => j !== i).map((other) => other.route),
+          routeUrls.filter((_, j) => j !== i),
+          places[i],
         ),
     );
     const cluster = new NatsCluster(nodes);
