@@ -22,6 +22,21 @@ export const loadAverage = (): string =>
 export const row = (name: string, ours: string, baseline: string, ratio: number | null, goal: string): string =>
   `${name}: ours ${ours}, baseline ${baseline}, ratio ${ratio === null ? 'n/a' : ratio.toFixed(2)} (goal ${goal})`;
 
+/**
+ * Whether a printed row meets its goal, where the goal is a least ratio (`0.5`, `at least 0.3`), with or
+ * without a p99 bound (`0.5, p99 at most 2x`, judged on the row's `p99 <n>x`); null for a goal of another
+ * kind (a time, a size, words), which the reader judges from the row.
+ */
+export function goalMet(line: string): boolean | null {
+  const found = /, ratio ([\d.]+) \(goal (?:at least )?(\d+(?:\.\d+)?)(?:, p99 at most ([\d.]+)x)?\)(.*)$/.exec(line);
+  if (!found) return null;
+  const [, ratio, least, p99Bound, rest] = found;
+  if (Number(ratio) < Number(least)) return false;
+  if (p99Bound === undefined) return true;
+  const p99 = /^, p99 ([\d.]+)x/.exec(rest!);
+  return p99 !== null && Number(p99[1]) <= Number(p99Bound);
+}
+
 /** Prints one row on its own line. */
 export const printRow = (...args: Parameters<typeof row>): void => {
   process.stdout.write(`${row(...args)}\n`);
