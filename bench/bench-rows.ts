@@ -75,12 +75,14 @@ export function buildDist(): void {
 export const rawScan = (dir: string): number => Number(execFileSync(process.execPath, ['-e', RAW_SCAN, join(dir, 'events.sqlite')]).toString());
 
 /**
- * The real `projections rebuild` command in its own process: its events/s over the time spent projecting,
+ * The real `projections rebuild` command in its own process (of `distDir` when given): its events/s over the time spent projecting,
  * and the events per second of CPU the whole process used (start-up included), which a loaded machine
  * changes less.
  */
-export function rebuild(dir: string): { rate: number; perCpuSecond: number } {
-  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'projections', 'rebuild'], {
+export function rebuild(dir: string, distDir?: string): { rate: number; perCpuSecond: number } {
+  // The sources through tsx, or a compiled build (BENCH_BEFORE_DIST's and this one's, compared alike).
+  const cli = distDir ? [join(distDir, 'cli/main.js')] : ['--import', 'tsx', 'src/cli/main.ts'];
+  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, ...cli, 'projections', 'rebuild'], {
     env: { ...process.env, DATA_DIR: dir },
   });
   const summary = run.stdout.toString();
