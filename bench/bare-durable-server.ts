@@ -66,7 +66,8 @@ const app = new Koa();
 app.use(async (ctx) => {
   let raw = '';
   for await (const chunk of ctx.req) raw += chunk;
-  const body = JSON.parse(raw) as { keywords_attributes?: { keyword: string }[] };
+  // A DELETE has no body (wrk-post-delete.lua).
+  const body = (raw === '' ? {} : JSON.parse(raw)) as { keywords_attributes?: { keyword: string }[] };
   const now = new Date().toISOString();
   const added = (body.keywords_attributes ?? []).map((k) => ({ id: randomUUID(), keyword: k.keyword, wholeWord: true }));
   const change = { removed: [], changed: [], added, replacesAll: false, updatedAt: now };
@@ -81,6 +82,11 @@ app.use(async (ctx) => {
     return;
   }
   const filterId = ctx.path.split('/').pop()!;
+  if (ctx.method === 'DELETE') {
+    await append(`filter-${filterId}`, [{ type: 'FilterDeleted', data: { filterId, deletedAt: now } }]);
+    ctx.body = {};
+    return;
+  }
   await append(`filter-${filterId}`, [{ type: 'KeywordsUpdated', data: { filterId, ...change } }]);
   ctx.body = { id: filterId, ...body };
 });

@@ -22,6 +22,21 @@ export const loadAverage = (): string =>
 export const row = (name: string, ours: string, baseline: string, ratio: number | null, goal: string): string =>
   `${name}: ours ${ours}, baseline ${baseline}, ratio ${ratio === null ? 'n/a' : ratio.toFixed(2)} (goal ${goal})`;
 
+/**
+ * Whether a printed row meets its goal, where the goal is a least ratio (`0.5`, `at least 0.3`), with or
+ * without a p99 bound (`0.5, p99 at most 2x`, judged on the row's `p99 <n>x`); null for a goal of another
+ * kind (a time, a size, words), which the reader judges from the row.
+ */
+export function goalMet(line: string): boolean | null {
+  const found = /, ratio ([\d.]+) \(goal (?:at least )?(\d+(?:\.\d+)?)(?:, p99 at most ([\d.]+)x)?\)(.*)$/.exec(line);
+  if (!found) return null;
+  const [, ratio, least, p99Bound, rest] = found;
+  if (Number(ratio) < Number(least)) return false;
+  if (p99Bound === undefined) return true;
+  const p99 = /^, p99 ([\d.]+)x/.exec(rest!);
+  return p99 !== null && Number(p99[1]) <= Number(p99Bound);
+}
+
 /** Prints one row on its own line. */
 export const printRow = (...args: Parameters<typeof row>): void => {
   process.stdout.write(`${row(...args)}\n`);
@@ -60,12 +75,14 @@ export function buildDist(): void {
 export const rawScan = (dir: string): number => Number(execFileSync(process.execPath, ['-e', RAW_SCAN, join(dir, 'events.sqlite')]).toString());
 
 /**
- * The real `projections rebuild` command in its own process: its events/s over the time spent projecting,
+ * The real `projections rebuild` command in its own process (of `distDir` when given): its events/s over the time spent projecting,
  * and the events per second of CPU the whole process used (start-up included), which a loaded machine
  * changes less.
  */
-export function rebuild(dir: string): { rate: number; perCpuSecond: number } {
-  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'projections', 'rebuild'], {
+export function rebuild(dir: string, distDir?: string): { rate: number; perCpuSecond: number } {
+  // The sources through tsx, or a compiled build (BENCH_BEFORE_DIST's and this one's, compared alike).
+  const cli = distDir ? [join(distDir, 'cli/main.js')] : ['--import', 'tsx', 'src/cli/main.ts'];
+  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, ...cli, 'projections', 'rebuild'], {
     env: { ...process.env, DATA_DIR: dir },
   });
   const summary = run.stdout.toString();

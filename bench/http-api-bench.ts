@@ -8,6 +8,8 @@
  *                        BENCH_BEFORE_DIST=<dir>: another build of the service (e.g. main's dist/) measured in
  *                        the same rounds, as a "before" column.
  * POST and PUT spread their writes over WRITE_ACCOUNTS accounts; any answer that is not 2xx fails the run.
+ * The API runs as users run it, rate limits on (http-api-server.ts); a second API process with
+ * RATE_LIMITS=off gives the GET row without the counting.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_FILTER } from './bench-filter.ts';
 import { buildDist, loadAverage, median, row } from './bench-rows.ts';
-import { LIST_SIZES, type SeededApi } from './http-bench-seed.ts';
+import { LIST_SIZES, POST_SIZES, type SeededApi } from './http-bench-seed.ts';
 import { runWrk, type WrkResult, type WrkRun } from './wrk-client.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -52,6 +54,8 @@ interface Case {
   readonly before?: Omit<WrkRun, 'seconds' | 'connections'>;
   /** The p99 goal, as a multiple of the baseline's p99. */
   readonly p99Within?: number;
+  /** Which API process answers `ours`: the default one (rate limits on) or the one with RATE_LIMITS=off. */
+  readonly oursServer?: 'off';
   /** Which baseline process answers `baseline`: bare Koa (default) or the bare durable write (bare-durable-server.ts). */
   readonly baselineServer?: 'koa' | 'durable';
   /** Connections of this case, instead of BENCH_CONNECTIONS. */
@@ -68,6 +72,7 @@ const beforeDist = process.env.BENCH_BEFORE_DIST;
 const older = beforeDist
   ? await child<SeededApi>('./http-api-server.ts', [], join(scratch, 'api-before.log'), undefined, { ...process.env, BENCH_DIST: beforeDist })
   : null;
+const unlimited = await child<SeededApi>('./http-api-server.ts', [], join(scratch, 'api-off.log'), undefined, { ...process.env, RATE_LIMITS: 'off' });
 /** Writes the lines to a file of the scratch directory, for a wrk script to read. */
 const linesFile = (name: string, lines: readonly string[]): string => {
   const path = join(scratch, name);
@@ -91,14 +96,25 @@ const durableUrl = durable.said.url;
 const get = (path: string, token: string) => ({ url: `${url}${path}`, script: 'wrk-static.lua', args: ['GET', token, ''] }) as const;
 const bareGet = (path: string) => ({ url: `${bareUrl}${path}`, script: 'wrk-static.lua', args: ['GET', '', ''] }) as const;
 const filterBody = JSON.stringify(BENCH_FILTER);
+const postDelete = (seeded: SeededApi, size: number) =>
+  ({ url: `${seeded.url}/api/v2/filters`, script: 'wrk-post-delete.lua', args: [filterBody, seeded.postSizeTokens[`post${size}`]!] }) as const;
+// Issue 33's goals: GET at least half of bare Koa with p99 at most twice its; writes half of the bare durable write.
 const cases: Case[] = [
   {
-    name: 'GET /api/v2/filters (10 filters x 3 keywords)',
-    goal: '0.75, p99 at most 1.5x',
-    p99Within: 1.5,
+    name: 'GET /api/v2/filters (10 filters x 3 keywords), rate limits on (the default)',
+    goal: '0.5, p99 at most 2x',
+    p99Within: 2,
     ours: get('/api/v2/filters', tokens.main!),
     baseline: bareGet('/v2'),
     ...(older ? { before: { ...get('/api/v2/filters', older.said.tokens.main!), url: `${older.said.url}/api/v2/filters` } } : {}),
+  },
+  {
+    name: 'GET /api/v2/filters (10 filters x 3 keywords), rate limits off',
+    goal: '0.5, p99 at most 2x',
+    p99Within: 2,
+    oursServer: 'off',
+    ours: { ...get('/api/v2/filters', unlimited.said.tokens.main!), url: `${unlimited.said.url}/api/v2/filters` },
+    baseline: bareGet('/v2'),
   },
   {
     name: 'GET /api/v1/filters (30 keyword records)',
@@ -109,7 +125,7 @@ const cases: Case[] = [
   },
   {
     name: 'POST /api/v2/filters (3 keywords, durable)',
-    goal: '0.3',
+    goal: 'none: bare Koa is no limit for a durable write (see the rows against the bare durable write)',
     ours: { url: `${url}/api/v2/filters`, script: 'wrk-post-many.lua', args: [filterBody, ourWrites.tokens] },
     baseline: { url: `${bareUrl}/api/v2/filters`, script: 'wrk-post-many.lua', args: [filterBody, ourWrites.tokens] },
     ...(older && olderWrites
@@ -118,7 +134,7 @@ const cases: Case[] = [
   },
   {
     name: 'PUT /api/v2/filters/:id adding a keyword (durable)',
-    goal: '0.3',
+    goal: 'none: bare Koa is no limit for a durable write (see the rows against the bare durable write)',
     ours: { url: `${url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [ourWrites.targets] },
     baseline: { url: `${bareUrl}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [ourWrites.targets] },
     ...(older && olderWrites ? { before: { url: `${older.said.url}/api/v2/filters/`, script: 'wrk-add-keyword.lua', args: [olderWrites.targets] } } : {}),
@@ -157,6 +173,16 @@ const cases: Case[] = [
     ours: { url: `${url}/api/v2/filters/`, script: 'wrk-retitle.lua', args: [linesFile(`size-${size}.txt`, api.said.sizeTargets[`size${size}`]!)] },
     baseline: { url: `${durableUrl}/api/v2/filters/`, script: 'wrk-retitle.lua', args: [linesFile(`size-${size}.txt`, api.said.sizeTargets[`size${size}`]!)] },
   })),
+  // A create and its delete in turn on one account of each size: the account never grows towards its limit.
+  ...POST_SIZES.map((size): Case => ({
+    name: `POST then DELETE /api/v2/filters, account of ${size} filters, 16 connections`,
+    goal: 'the same at every account size',
+    connections: 16,
+    baselineServer: 'durable',
+    baselineName: 'bare durable write',
+    ours: postDelete(api.said, size),
+    baseline: { ...postDelete(api.said, size), url: `${durableUrl}/api/v2/filters` },
+  })),
   ...LIST_SIZES.map((size) => ({
     name: `GET /api/v2/filters (${size} filters x 3 keywords)`,
     goal: 'cost grows with the answer only',
@@ -188,6 +214,7 @@ const summary = (results: Sample[]): Sample => ({
   p99Ms: median(results.map((r) => r.p99Ms)),
 });
 
+const postSizes: { name: string; rate: number }[] = [];
 try {
   console.log(
     `HTTP: wrk, ${defaultConnections} connections (unless a case says otherwise), ${seconds} s per round, ${rounds} rounds interleaved (median), load average ${loadAverage()}`,
@@ -197,6 +224,7 @@ try {
     if (only && !only.test(c.name)) continue;
     const connections = c.connections ?? defaultConnections;
     const baselineProcess = c.baselineServer === 'durable' ? durable.process : bare.process;
+    const oursProcess = c.oursServer === 'off' ? unlimited.process : api.process;
     // Warm-up: JIT, connection set-up and SQLite's page cache, for both sides alike.
     await runWrk({ ...c.baseline, seconds: 1, connections });
     await runWrk({ ...c.ours, seconds: 1, connections });
@@ -205,7 +233,7 @@ try {
     for (let round = 0; round < rounds; round += 1) {
       baseline.push(await measured(baselineProcess, { ...c.baseline, seconds, connections }));
       if (c.before && older) before.push(await measured(older.process, { ...c.before, seconds, connections }));
-      ours.push(await measured(api.process, { ...c.ours, seconds, connections }));
+      ours.push(await measured(oursProcess, { ...c.ours, seconds, connections }));
     }
     if (before.length > 0) {
       const o = summary(before);
@@ -213,15 +241,29 @@ try {
     }
     const [o, b] = [summary(ours), summary(baseline)];
     const p99 = c.p99Within ? `, p99 ${(o.p99Ms / b.p99Ms).toFixed(2)}x` : '';
+    if (c.name.startsWith('POST then DELETE')) postSizes.push({ name: c.name, rate: o.requestsPerSecond });
     const cpu = `, server CPU per request ${o.cpuMicrosPerRequest.toFixed(0)} us vs ${b.cpuMicrosPerRequest.toFixed(0)} us`;
     console.log(
-      `${row(c.name, describe(o), `${c.baselineName ?? 'bare Koa'} ${describe(b)}`, o.requestsPerSecond / b.requestsPerSecond, c.goal)}${p99}${cpu}, load ${loadAverage()}`,
+      `${row(c.name, describe(o), `${c.baselineName ?? 'bare Koa'} ${describe(b)}`, o.requestsPerSecond / b.requestsPerSecond, c.goal)}${p99}${cpu}, ${rounds} rounds, load ${loadAverage()}`,
+    );
+  }
+  // Issue 33: a write's cost independent of the account's size, the largest account against the smallest.
+  if (postSizes.length === POST_SIZES.length) {
+    const [smallest, largest] = [postSizes[0]!, postSizes.at(-1)!];
+    console.log(
+      row(
+        `POST then DELETE on an account of ${POST_SIZES.at(-1)} filters against one of ${POST_SIZES[0]}, 16 connections`,
+        `${largest.rate.toFixed(0)} req/s`,
+        `${smallest.rate.toFixed(0)} req/s`,
+        largest.rate / smallest.rate,
+        'at least 0.9',
+      ),
     );
   }
 } finally {
   bare.process.kill('SIGTERM');
   durable.process.kill('SIGTERM');
-  for (const server of older ? [api, older] : [api]) {
+  for (const server of older ? [api, unlimited, older] : [api, unlimited]) {
     server.process.kill('SIGTERM');
     await once(server.process, 'exit');
     rmSync(server.said.dataDir, { recursive: true, force: true });

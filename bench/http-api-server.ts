@@ -10,7 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_FILTER } from './bench-filter.ts';
-import { LIST_SIZES, WRITE_ACCOUNTS, type SeededApi } from './http-bench-seed.ts';
+import { LIST_SIZES, POST_SIZES, WRITE_ACCOUNTS, type SeededApi } from './http-bench-seed.ts';
 
 // What `npm start` runs: the compiled service (the bench builds dist/ first when it is stale), typed by its
 // sources; BENCH_DIST names another build (e.g. main's) to measure beside this one.
@@ -23,8 +23,10 @@ const { createLogger } = (await import(`${dist}shared/logger.js`)) as typeof imp
 const PUT_FILTERS_PER_ACCOUNT = 10;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cf-bench-http-'));
-// The bench measures the API, not Mastodon's throttle (which would answer most of it 429); RATE_LIMITS=on measures both.
-const config = loadConfig({ RATE_LIMITS: 'off', ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
+// As users run it: rate limits on (the default), every request counted, with limits no run reaches, so
+// that no answer is a 429; RATE_LIMITS=off measures the API without the counting.
+const unreached = { RATE_LIMIT_AUTHENTICATED_API: '1000000', RATE_LIMIT_PER_TOKEN_API: '1000000', RATE_LIMIT_PASSWORD_CHANGE: '1000000' };
+const config = loadConfig({ RATE_LIMITS: 'on', ...unreached, ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
 const service = await startService({ config, logger: createLogger(process.env.LOG_LEVEL ?? 'info') });
 const body = JSON.stringify(BENCH_FILTER);
 
@@ -62,9 +64,12 @@ for (const size of LIST_SIZES) {
   sizeTargets[`size${size}`] = ids.slice(0, 10).map((id) => `${token} ${id}`);
 }
 
+const postSizeTokens: Record<string, string> = {};
+for (const size of POST_SIZES) postSizeTokens[`post${size}`] = (await accountWith(`post-size${size}`, size)).token;
+
 // The V8 CPU profile (what `--cpu-prof` writes) of the measured part only, not of the seeding.
 const profiler = process.env.BENCH_PROFILE ? await startProfiler(process.env.BENCH_PROFILE) : null;
-const seeded: SeededApi = { url: service.url, dataDir, tokens, postTokens, putTargets, sizeTargets };
+const seeded: SeededApi = { url: service.url, dataDir, tokens, postTokens, putTargets, sizeTargets, postSizeTokens };
 process.send!(seeded);
 // The longest the event loop stood still since the last question ('stall'), for benches that bound it.
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });

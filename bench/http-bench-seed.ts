@@ -8,6 +8,12 @@ export const LIST_SIZES = [1, 10, 100, 1000] as const;
  */
 export const WRITE_ACCOUNTS = 100;
 
+/**
+ * Accounts the POST-then-DELETE case writes to, by their size: 984 is as near the limit of 1,000 as 16
+ * connections can go, each with at most one created filter not yet deleted.
+ */
+export const POST_SIZES = [1, 100, 984] as const;
+
 export interface SeededApi {
   readonly url: string;
   readonly dataDir: string;
@@ -19,4 +25,6 @@ export interface SeededApi {
   readonly putTargets: readonly string[];
   /** `<token> <filter id>` lines of the account of each listed size, for the write cost against account size. */
   readonly sizeTargets: Record<string, readonly string[]>;
+  /** A token of an account of each of POST_SIZES filters, by `post<n>`. */
+  readonly postSizeTokens: Record<string, string>;
 }

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { loadAverage, ROW } from './bench-rows.ts';
+import { goalMet, loadAverage, ROW } from './bench-rows.ts';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const pick = process.env.BENCH_ONLY_FILES ? new RegExp(process.env.BENCH_ONLY_FILES) : null;
@@ -32,5 +32,11 @@ for (const file of files) {
 }
 
 console.log(`\n== every row (load average ${loadAverage()})`);
-for (const line of rows) console.log(line);
+const verdicts = { met: 0, missed: 0 };
+for (const line of rows) {
+  const met = goalMet(line);
+  if (met !== null) verdicts[met ? 'met' : 'missed'] += 1;
+  console.log(`${met === null ? '[judge by eye]' : met ? '[goal met]' : '[goal NOT met]'} ${line}`);
+}
+console.log(`goals met: ${verdicts.met} of ${verdicts.met + verdicts.missed} rows with a ratio goal`);
 if (failed > 0) process.exitCode = 1;

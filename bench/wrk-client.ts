@@ -13,7 +13,7 @@ export interface WrkResult {
 
 export interface WrkRun {
   readonly url: string;
-  readonly script: 'wrk-static.lua' | 'wrk-add-keyword.lua' | 'wrk-post-many.lua' | 'wrk-retitle.lua';
+  readonly script: 'wrk-static.lua' | 'wrk-add-keyword.lua' | 'wrk-post-many.lua' | 'wrk-retitle.lua' | 'wrk-post-delete.lua';
   readonly args: readonly string[];
   readonly seconds: number;
   readonly connections: number;

@@ -29,9 +29,30 @@ export const FILTER_UPCASTERS: Upcasters = {
   // Version 1 carried the filter's whole keyword list after the change; it reads as a change that
   // replaces every keyword with that list, so logs written before deltas fold to the same keywords.
   KeywordsUpdated: {
-    1: ({ keywords, ...rest }) => ({ ...rest, removed: [], changed: [], added: Array.isArray(keywords) ? keywords : [], replacesAll: true }),
+    1: (data) => {
+      const next = without(data, 'keywords');
+      next.removed = [];
+      next.changed = [];
+      next.added = Array.isArray(data.keywords) ? data.keywords : [];
+      next.replacesAll = true;
+      return next;
+    },
   },
 };
+
+/**
+ * A new object of `data`'s own fields but one, each defined as an own field (a stored `__proto__` stays a
+ * field), to which the upcaster then assigns its fields. Object rest and spread (`({ keywords, ...rest })
+ * => ({ ...rest, ... })`) make the same object about ten times slower in V8: that upcaster was 6% of a
+ * rebuild of the bench's log, whose keyword events are all of version 1.
+ */
+function without(data: EventData, dropped: string): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(data)) {
+    if (key !== dropped) Object.defineProperty(kept, key, { value: data[key], enumerable: true, writable: true, configurable: true });
+  }
+  return kept;
+}
 
 export interface StoredEvent {
   readonly type: string;

@@ -68,4 +68,26 @@ describe('Reading stored filter events (schema versions and upcasting)', () => {
     assert.throws(() => filterEventReader({}, { ...FILTER_EVENT_VERSIONS, KeywordsUpdated: 3 }), /KeywordsUpdated version 1/);
     assert.doesNotThrow(() => filterEventReader());
   });
+
+  it('reads a version 1 KeywordsUpdated as a change replacing every keyword, every other field kept, a stored __proto__ key a plain field', () => {
+    const keywords = [{ id: 'k1', keyword: 'spoiler', wholeWord: true }];
+    // As JSON.parse leaves it: `__proto__` an own field of the stored data, never the object's prototype.
+    const stored = JSON.parse(
+      `{"filterId":"1","keywords":${JSON.stringify(keywords)},"updatedAt":"${now}","note":"kept","__proto__":{"polluted":true}}`,
+    ) as object;
+    const read = readFilterEvent({ type: 'KeywordsUpdated', data: stored, metadata: { schemaVersion: 1 } });
+    assert.ok(read && read.type === 'KeywordsUpdated');
+    const data = read.data as unknown as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(data), Object.prototype);
+    assert.equal(data.polluted, undefined);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(data, '__proto__')?.value, { polluted: true });
+    assert.deepEqual(Object.keys(data).sort(), ['__proto__', 'added', 'changed', 'filterId', 'note', 'removed', 'replacesAll', 'updatedAt'].sort());
+    assert.deepEqual(
+      [data.filterId, data.updatedAt, data.note, data.added, data.removed, data.changed, data.replacesAll],
+      ['1', now, 'kept', keywords, [], [], true],
+    );
+    // A version 1 event whose list is missing or not a list adds nothing.
+    const odd = readFilterEvent({ type: 'KeywordsUpdated', data: { filterId: '1', keywords: 'x', updatedAt: now }, metadata: { schemaVersion: 1 } });
+    assert.deepEqual(odd?.data, { filterId: '1', updatedAt: now, removed: [], changed: [], added: [], replacesAll: true });
+  });
 });
