@@ -3,7 +3,7 @@ import { autocompleteAction } from './actions/autocomplete-action.ts';
 import { composeAction } from './actions/compose-action.ts';
 import { loginAction } from './actions/login-action.ts';
 import { logoutAction } from './actions/logout-action.ts';
-import { listAction, showAction } from './actions/mailbox-actions.ts';
+import { listAction, previewAction, showAction } from './actions/mailbox-actions.ts';
 import { deleteAction, moveAction } from './actions/selection-actions.ts';
 import { markAction } from './actions/mark-action.ts';
 import { refreshAction } from './actions/refresh-action.ts';
@@ -26,6 +26,7 @@ const MAIL_ACTIONS: Record<string, { readonly method: 'GET' | 'POST'; readonly r
   '': { method: 'GET', run: listAction },
   list: { method: 'GET', run: listAction },
   show: { method: 'GET', run: showAction },
+  preview: { method: 'GET', run: previewAction },
   viewsource: { method: 'GET', run: viewSourceAction },
   compose: { method: 'GET', run: composeAction },
   send: { method: 'POST', run: sendAction },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumOrSkip } from '../support/browser.ts';
+import { chromiumOrSkip, openAsPage } from '../support/browser.ts';
 import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
 const SHOTS = process.env.WEBMAIL_SCREENSHOTS ?? join('tmp', 'screenshots');
@@ -67,7 +67,7 @@ describe('webmail in Chromium', function () {
     await arrived.waitFor({ timeout: 10000 });
     assert.equal((await inbox.textContent('.unreadcount[data-folder="INBOX"]'))?.trim(), '1');
     await inbox.screenshot({ path: join(SHOTS, 'inbox-arrived.png') });
-    await arrived.locator('a').click();
+    await openAsPage(arrived.locator('a'));
     await inbox.waitForSelector('.message-body');
     assert.equal(await inbox.textContent('.message-body'), 'Shall we meet at noon?\n<script>alert(1)</script>');
     await inbox.screenshot({ path: join(SHOTS, 'message.png') });

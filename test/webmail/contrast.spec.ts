@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumOrSkip } from '../support/browser.ts';
+import { chromiumOrSkip, openAsPage } from '../support/browser.ts';
 import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
 /**
@@ -80,7 +80,7 @@ describe('webmail colour contrast (axe-core in Chromium)', function () {
     await logIn(inbox, bob.username, bob.password);
     await inbox.waitForSelector('#messagelist tr.unread');
     problems.push(...(await contrastProblems(inbox, 'inbox with an unread message')));
-    await inbox.locator('#messagelist tr.unread a').click();
+    await openAsPage(inbox.locator('#messagelist tr.unread a'));
     await inbox.waitForSelector('.message-body');
     problems.push(...(await contrastProblems(inbox, 'message')));
 

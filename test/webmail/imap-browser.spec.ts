@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumOrSkip } from '../support/browser.ts';
+import { chromiumOrSkip, openAsPage } from '../support/browser.ts';
 import { dovecotMissing } from '../support/dovecot.ts';
 import { startImapWebmailServer, type ImapWebmailServer } from '../support/imap-webmail-server.ts';
 import { failedLoginLine } from '../support/log-lines.ts';
@@ -106,7 +106,7 @@ describe('webmail on IMAP (Dovecot) in Chromium', function () {
     const row = page.locator('#messagelist tbody tr.unread', { hasText: 'Grüße aus München' });
     await row.waitFor();
     await page.screenshot({ path: join(SHOTS, 'imap-multipart-inbox-1280.png') });
-    await row.locator('a').click();
+    await openAsPage(row.locator('a'));
     await page.waitForSelector('.message-body');
     assert.equal((await page.textContent('.message-body'))?.trim(), 'Schöne Grüße, bis bald.');
     assert.equal(await page.textContent('.attachments li'), 'Bericht.pdf (2.9 KB)');
@@ -136,7 +136,7 @@ describe('webmail on IMAP (Dovecot) in Chromium', function () {
     const arrived = page.locator('#messagelist tbody tr.unread', { hasText: 'fresh news' });
     await arrived.waitFor({ timeout: 20_000 });
     assert.equal((await page.textContent('.unreadcount[data-folder="INBOX"]'))?.trim(), '1');
-    await arrived.locator('a').click();
+    await openAsPage(arrived.locator('a'));
     await page.click('#delete-button');
     await page.waitForURL(/_deleted=1$/);
     assert.equal(await page.locator('#messagelist tbody tr').count(), 0);
@@ -163,7 +163,7 @@ describe('webmail on IMAP (Dovecot) in Chromium', function () {
         if (overflow > 0) problems.push(`${name}: scrolls ${overflow} px sideways`);
       };
       await check('inbox');
-      await page.locator('#messagelist tbody tr a').first().click();
+      await openAsPage(page.locator('#messagelist tbody tr a').first());
       await page.waitForSelector('.message-body');
       await check('message');
       await page.click('#compose-button');

@@ -1,33 +1,18 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumOrSkip } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { chromiumAndWebmail, openAsPage, SCREENSHOTS, signedInPage } from '../support/browser.ts';
 import { WebmailClient } from '../support/webmail-client.ts';
-import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
-
-const SHOTS = process.env.WEBMAIL_SCREENSHOTS ?? join('tmp', 'screenshots');
 
 describe('webmail reply-all, forward, mark and flag in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: WebmailServer;
-
-  before(async function () {
-    browser = await chromiumOrSkip(this);
-    server = await startWebmailServer();
-    mkdirSync(SHOTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const stand = chromiumAndWebmail();
 
   /** Alice writes to Bob, copying Carol; Bob opens it in a page `width` px wide. */
   async function bobReads(width: number): Promise<{ page: Page; alice: string; carol: string }> {
-    const [alice, bob, carol] = [await server.account('alice'), await server.account('bob'), await server.account('carol')];
-    const client = new WebmailClient(server.baseUrl);
+    const [alice, bob, carol] = [await stand.server.account('alice'), await stand.server.account('bob'), await stand.server.account('carol')];
+    const client = new WebmailClient(stand.server.baseUrl);
     await client.login(alice.username, alice.password);
     const form = {
       _id: await client.compose(),
@@ -38,13 +23,8 @@ describe('webmail reply-all, forward, mark and flag in Chromium', function () {
       _body: 'first item',
     };
     assert.match((await client.post('/webmail/?_task=mail&_action=send&_unlock=loading1&_framed=1', form)).text, /Message sent successfully/);
-    const page = await (await browser.newContext({ viewport: { width, height: 800 } })).newPage();
-    page.on('pageerror', (error) => assert.fail(error.message));
-    await page.goto(`${server.baseUrl}/webmail/`);
-    await page.fill('#rcmloginuser', bob.username);
-    await page.fill('#rcmloginpwd', bob.password);
-    await page.click('#rcmloginsubmit');
-    await page.click('#messagelist tbody tr td.subject a');
+    const page = await signedInPage(stand, bob, { width });
+    await openAsPage(page.locator('#messagelist tbody tr td.subject a'));
     await page.waitForSelector('#mark-unread-button:not([hidden])');
     return { page, alice: `${alice.username}@localhost`, carol: `${carol.username}@localhost` };
   }
@@ -52,7 +32,7 @@ describe('webmail reply-all, forward, mark and flag in Chromium', function () {
   for (const width of [380, 1280])
     it(`shows the action buttons at ${width} px without sideways scrolling, axe clean`, async () => {
       const { page } = await bobReads(width);
-      await page.screenshot({ path: join(SHOTS, `mail-actions-message-${width}.png`), fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `mail-actions-message-${width}.png`), fullPage: true });
       for (const name of ['Reply', 'Reply all', 'Forward', 'Forward as attachment', 'Mark as unread', 'Flag'])
         assert.ok(await page.getByRole(name.startsWith('Re') || name.startsWith('Forward') ? 'link' : 'button', { name, exact: true }).isVisible(), name);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
@@ -73,8 +53,8 @@ describe('webmail reply-all, forward, mark and flag in Chromium', function () {
     const row = page.locator('#messagelist tbody tr').first();
     assert.deepEqual((await row.getAttribute('class'))!.split(' ').sort(), ['flagged', 'unread']);
     assert.match(await row.innerText(), /⚑/);
-    await page.screenshot({ path: join(SHOTS, 'mail-actions-list-flagged-1280.png') });
-    await page.click('#messagelist tbody tr td.subject a');
+    await page.screenshot({ path: join(SCREENSHOTS, 'mail-actions-list-flagged-1280.png') });
+    await openAsPage(page.locator('#messagelist tbody tr td.subject a'));
     await page.click('#reply-all-button');
     assert.equal(await page.inputValue('#_to'), alice);
     assert.equal(await page.inputValue('#_cc'), carol);
@@ -88,7 +68,7 @@ describe('webmail reply-all, forward, mark and flag in Chromium', function () {
     assert.equal(await page.inputValue('#_subject'), 'Fwd: Agenda');
     assert.equal(await page.inputValue('#_body'), '');
     assert.equal(await page.innerText('#forwarded-attachment'), 'Agenda.eml');
-    await page.screenshot({ path: join(SHOTS, 'mail-actions-forward-attachment-1280.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'mail-actions-forward-attachment-1280.png') });
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'best-practice']).analyze();
     assert.deepEqual(
       results.violations.map((violation) => `${violation.id}: ${violation.help}`),

@@ -1,37 +1,24 @@
 import assert from 'node:assert/strict';
 import { securityCheckLine } from '../support/log-lines.ts';
-import { WebmailClient } from '../support/webmail-client.ts';
+import type { WebmailClient } from '../support/webmail-client.ts';
 import { WEBMAIL_ADAPTERS } from '../support/imap-webmail-server.ts';
-import type { WebmailServer } from '../support/webmail-server.ts';
+import { webmailOnAdapter } from '../support/webmail-on-adapter.ts';
 
 const sendUri = '/webmail/?_task=mail&_action=send&_unlock=loading1795330299999&_framed=1';
 const markUri = '/webmail/?_task=mail&_action=mark';
 
 for (const setting of WEBMAIL_ADAPTERS)
   describe(`webmail mark read, unread, flagged, unflagged, ${setting.name}`, () => {
-    let server: WebmailServer;
-    before(async function () {
-      this.timeout(60_000);
-      server = await setting.start(this);
-    });
-    after(async () => {
-      await server?.close();
-    });
-
-    async function signedIn(user: { username: string; password: string }): Promise<WebmailClient> {
-      const client = new WebmailClient(server.baseUrl);
-      await client.login(user.username, user.password);
-      return client;
-    }
+    const suite = webmailOnAdapter(setting);
 
     /** One message from a fresh sender to a fresh reader; the reader's client and the message's uid in INBOX. */
     async function delivered(subject: string) {
-      const sender = await server.account('from');
-      const reader = await server.account('to');
-      const client = await signedIn(sender);
+      const sender = await suite.server.account('from');
+      const reader = await suite.server.account('to');
+      const client = await suite.signedIn(sender);
       const id = await client.compose();
       await client.post(sendUri, { _id: id, _token: client.requestToken, _to: `${reader.username}@localhost`, _cc: '', _subject: subject, _body: 'text' });
-      const readerClient = await signedIn(reader);
+      const readerClient = await suite.signedIn(reader);
       const uid = /data-uid="(\d+)"/.exec((await readerClient.get('/webmail/?_task=mail')).text)![1]!;
       return { client: readerClient, uid, reader };
     }
@@ -104,10 +91,10 @@ for (const setting of WEBMAIL_ADAPTERS)
 
     it('refuses a mark without the request token (403, Roundcube log line) and by GET; nothing changes', async () => {
       const { client, uid } = await delivered('forged mark');
-      const before = server.errorLines().length;
+      const before = suite.server.errorLines().length;
       const forged = await mark(client, uid, 'flagged', 'WRONGWRONGWRONGWRONGWRONGWRONG12');
       assert.equal(forged.status, 403);
-      const added = server.errorLines().slice(before);
+      const added = suite.server.errorLines().slice(before);
       assert.equal(added.length, 1);
       assert.match(added[0]!, securityCheckLine(client.sessionId(), 'POST', markUri));
       assert.equal((await client.get(`${markUri}&_uid=${uid}&_flag=flagged&_mbox=INBOX`)).status, 404);
@@ -116,7 +103,7 @@ for (const setting of WEBMAIL_ADAPTERS)
 
     it("cannot mark another user's message", async () => {
       const { uid, client: owner } = await delivered('not yours');
-      const stranger = await signedIn(await server.account('stranger'));
+      const stranger = await suite.signedIn(await suite.server.account('stranger'));
       await mark(stranger, uid, 'flagged');
       await mark(stranger, uid, 'read');
       assert.deepEqual((await rowOf(owner, uid)).classes, ['unread']);

@@ -1,13 +1,10 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumOrSkip } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { chromiumAndWebmail, openAsPage, SCREENSHOTS, signedInPage } from '../support/browser.ts';
 import { WebmailClient } from '../support/webmail-client.ts';
-import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
 
-const SHOTS = process.env.WEBMAIL_SCREENSHOTS ?? join('tmp', 'screenshots');
 /** Far from UTC (+13 in November), so a date left in UTC shows another hour, mostly another day. */
 const ZONE = 'Pacific/Auckland';
 const SUBJECT = 'Planning our quarterly review: internationalization and accessibility considerations';
@@ -18,40 +15,24 @@ const clockIn = (iso: string, zone: string) =>
 
 describe('webmail on phones and across time zones, in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: WebmailServer;
-
-  before(async function () {
-    browser = await chromiumOrSkip(this);
-    server = await startWebmailServer();
-    mkdirSync(SHOTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const stand = chromiumAndWebmail();
 
   /** Alice writes to Bob, who is signed in on a page `width` px wide in ZONE. */
   async function bobsInbox(width: number): Promise<{ page: Page; alice: string }> {
-    const alice = await server.account('alice');
-    const bob = await server.account('bob');
-    const client = new WebmailClient(server.baseUrl);
+    const alice = await stand.server.account('alice');
+    const bob = await stand.server.account('bob');
+    const client = new WebmailClient(stand.server.baseUrl);
     await client.login(alice.username, alice.password);
     const form = { _id: await client.compose(), _token: client.requestToken, _to: `${bob.username}@localhost`, _cc: '', _subject: SUBJECT, _body: 'hello' };
     assert.match((await client.post('/webmail/?_task=mail&_action=send&_unlock=loading1&_framed=1', form)).text, /Message sent successfully/);
-    const context = await browser.newContext({ viewport: { width, height: 800 }, timezoneId: ZONE, locale: 'en-GB' });
-    const page = await context.newPage();
-    await page.goto(`${server.baseUrl}/webmail/`);
-    await page.fill('#rcmloginuser', bob.username);
-    await page.fill('#rcmloginpwd', bob.password);
-    await page.click('#rcmloginsubmit');
+    const page = await signedInPage(stand, bob, { width, timezoneId: ZONE, locale: 'en-GB' });
     await page.waitForSelector('#messagelist tbody tr');
     return { page, alice: `${alice.username}@localhost` };
   }
 
   it('shows each message at 380 px as one stacked row: sender and date, the subject below, broken only between words', async () => {
     const { page } = await bobsInbox(380);
-    await page.screenshot({ path: join(SHOTS, 'phone-inbox-380.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-inbox-380.png'), fullPage: true });
     const box = async (selector: string) => (await page.locator(`#messagelist tbody tr ${selector}`).boundingBox())!;
     const [from, date, subject] = [await box('td.fromto'), await box('td.date'), await box('td.subject')];
     assert.ok(Math.abs(from.y - date.y) < 2 && date.x > from.x + from.width - 1, 'sender and date share the first line');
@@ -102,9 +83,9 @@ describe('webmail on phones and across time zones, in Chromium', function () {
       const listed = page.locator('#messagelist tbody tr time');
       const iso = (await listed.getAttribute('datetime'))!;
       assert.ok((await listed.textContent())!.includes(clockIn(iso, ZONE)), `${await listed.textContent()} is not ${clockIn(iso, ZONE)} in ${ZONE}`);
-      await page.locator('#messagelist tbody tr a').click();
+      await openAsPage(page.locator('#messagelist tbody tr a'));
       await page.waitForSelector('.message-body');
-      await page.screenshot({ path: join(SHOTS, `zone-message-${width}.png`), fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `zone-message-${width}.png`), fullPage: true });
       const shown = (await page.locator('.message .headers time').textContent())!;
       assert.ok(shown.includes(clockIn(iso, ZONE)), shown);
       assert.match(shown, /GMT\+13|NZDT|New Zealand/);
@@ -121,8 +102,8 @@ describe('webmail on phones and across time zones, in Chromium', function () {
   });
 
   it('dates the quote header in UTC, saying so, when no zone came with the request (no script)', async () => {
-    const alice = await server.account('alice');
-    const client = new WebmailClient(server.baseUrl);
+    const alice = await stand.server.account('alice');
+    const client = new WebmailClient(stand.server.baseUrl);
     await client.login(alice.username, alice.password);
     const form = { _id: await client.compose(), _token: client.requestToken, _to: `${alice.username}@localhost`, _cc: '', _subject: 'self', _body: 'hello' };
     await client.post('/webmail/?_task=mail&_action=send&_unlock=loading1&_framed=1', form);

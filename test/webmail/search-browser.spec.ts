@@ -1,33 +1,17 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { chromiumOrSkip } from '../support/browser.ts';
+import { chromiumAndWebmail, SCREENSHOTS, signedInPage } from '../support/browser.ts';
 import { WebmailClient } from '../support/webmail-client.ts';
-import { startWebmailServer, type WebmailServer } from '../support/webmail-server.ts';
-
-const SHOTS = process.env.WEBMAIL_SCREENSHOTS ?? join('tmp', 'screenshots');
 
 describe('webmail search in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: WebmailServer;
-
-  before(async function () {
-    browser = await chromiumOrSkip(this);
-    server = await startWebmailServer();
-    mkdirSync(SHOTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const stand = chromiumAndWebmail();
 
   for (const width of [380, 1280])
     it(`searches from the list's form at ${width} px, by body too, then resets; no sideways scrolling, axe clean`, async () => {
-      const [alice, bob] = [await server.account('alice'), await server.account('bob')];
-      const client = new WebmailClient(server.baseUrl);
+      const [alice, bob] = [await stand.server.account('alice'), await stand.server.account('bob')];
+      const client = new WebmailClient(stand.server.baseUrl);
       await client.login(alice.username, alice.password);
       for (const [subject, body] of [
         ['Holiday photos from the long weekend in the mountains', 'see the album'],
@@ -37,12 +21,7 @@ describe('webmail search in Chromium', function () {
         const form = { _id: await client.compose(), _token: client.requestToken, _to: `${bob.username}@localhost`, _cc: '', _subject: subject!, _body: body! };
         await client.post('/webmail/?_task=mail&_action=send&_unlock=loading1&_framed=1', form);
       }
-      const page = await (await browser.newContext({ viewport: { width, height: 800 } })).newPage();
-      page.on('pageerror', (error) => assert.fail(error.message));
-      await page.goto(`${server.baseUrl}/webmail/`);
-      await page.fill('#rcmloginuser', bob.username);
-      await page.fill('#rcmloginpwd', bob.password);
-      await page.click('#rcmloginsubmit');
+      const page = await signedInPage(stand, bob, { width });
       await page.getByRole('searchbox', { name: 'Search in Inbox' }).fill('holiday');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await page.waitForSelector('h1:text-is("Search results in Inbox")');
@@ -54,7 +33,7 @@ describe('webmail search in Chromium', function () {
         'Minutes',
         'Holiday photos from the long weekend in the mountains',
       ]);
-      await page.screenshot({ path: join(SHOTS, `search-results-${width}.png`), fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `search-results-${width}.png`), fullPage: true });
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
       const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'best-practice']).analyze();
       assert.deepEqual(

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { securityCheckLine } from '../support/log-lines.ts';
-import { WebmailClient } from '../support/webmail-client.ts';
+import type { WebmailClient } from '../support/webmail-client.ts';
 import { WEBMAIL_ADAPTERS } from '../support/imap-webmail-server.ts';
-import type { WebmailServer } from '../support/webmail-server.ts';
+import { webmailOnAdapter } from '../support/webmail-on-adapter.ts';
 
 const sendUri = '/webmail/?_task=mail&_action=send&_unlock=loading1&_framed=1';
 const rowsOf = (page: string) =>
@@ -10,30 +10,17 @@ const rowsOf = (page: string) =>
 
 for (const setting of WEBMAIL_ADAPTERS)
   describe(`webmail delete or move several selected messages, ${setting.name}`, () => {
-    let server: WebmailServer;
-    before(async function () {
-      this.timeout(60_000);
-      server = await setting.start(this);
-    });
-    after(async () => {
-      await server?.close();
-    });
-
-    async function signedIn(user: { username: string; password: string }): Promise<WebmailClient> {
-      const client = new WebmailClient(server.baseUrl);
-      await client.login(user.username, user.password);
-      return client;
-    }
+    const suite = webmailOnAdapter(setting);
 
     /** A fresh reader with `count` messages from a fresh sender; the reader's client and the inbox rows, newest first. */
     async function inbox(count: number) {
-      const sender = await signedIn(await server.account('sender'));
-      const reader = await server.account('reader');
+      const sender = await suite.signedIn(await suite.server.account('sender'));
+      const reader = await suite.server.account('reader');
       for (let i = 1; i <= count; i += 1) {
         const form = { _id: await sender.compose(), _token: sender.requestToken, _to: `${reader.username}@localhost`, _cc: '', _subject: `m${i}`, _body: 'x' };
         assert.match((await sender.post(sendUri, form)).text, /Message sent successfully/);
       }
-      const client = await signedIn(reader);
+      const client = await suite.signedIn(reader);
       return { client, rows: rowsOf((await client.get('/webmail/?_task=mail')).text) };
     }
     const folder = async (client: WebmailClient, mbox: string) =>
@@ -110,14 +97,14 @@ for (const setting of WEBMAIL_ADAPTERS)
     it('refuses without the request token (403, Roundcube log line) and by GET; touches no other user’s mail', async () => {
       const { client, rows } = await inbox(2);
       const uids = rows.map((row) => row.uid).join(',');
-      const before = server.errorLines().length;
+      const before = suite.server.errorLines().length;
       const forged = await client.post('/webmail/?_task=mail', { _token: 'WRONGWRONGWRONGWRONGWRONGWRONG12', _action: 'delete', _mbox: 'INBOX', _uid: uids });
       assert.equal(forged.status, 403);
-      const added = server.errorLines().slice(before);
+      const added = suite.server.errorLines().slice(before);
       assert.equal(added.length, 1);
       assert.match(added[0]!, securityCheckLine(client.sessionId(), 'POST', '/webmail/?_task=mail&_action=delete'));
       assert.equal((await client.get(`/webmail/?_task=mail&_action=delete&_mbox=INBOX&_uid=${uids}`)).status, 404);
-      const stranger = await signedIn(await server.account('stranger'));
+      const stranger = await suite.signedIn(await suite.server.account('stranger'));
       const theirs = await stranger.post('/webmail/?_task=mail', { _token: stranger.requestToken, _action: 'delete', _mbox: 'INBOX', _uid: uids });
       assert.equal(theirs.status, 404);
       assert.deepEqual(await folder(client, 'INBOX'), ['m2', 'm1']);

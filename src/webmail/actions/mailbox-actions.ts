@@ -3,6 +3,7 @@ import { folderUrl } from '../pages/app-frame.ts';
 import { errorPage } from '../pages/error-page.ts';
 import { messageListPage } from '../pages/message-list-page.ts';
 import { messagePage } from '../pages/message-page.ts';
+import { messagePreviewPage } from '../pages/message-preview-page.ts';
 import { sendPage } from '../responses.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { TEXTS } from '../pages/ui-texts.ts';
@@ -85,12 +86,26 @@ export function messageNotFound(request: WebmailRequest): void {
   );
 }
 
-/** GET ?_task=mail&_action=show&_mbox=..&_uid=..: one message, fetched, parsed and marked as read. */
-export async function showAction(_services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox): Promise<void> {
+type MessageRenderer = typeof messagePage;
+
+/** Fetches, parses and marks the message read, then renders it; the folder list is read after marking, so its unread count leaves it out. */
+async function readMessage(request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox, render: MessageRenderer): Promise<void> {
   const uid = uidParameter(request);
   const folder = folderParameter(request, await mailbox.folders());
   const message = uid === null ? null : await mailbox.read(folder.path, uid, true);
   if (!message) return messageNotFound(request);
-  // The folder list is read after marking, so its unread count already leaves this message out.
-  sendPage(request.ctx, 200, messagePage(await viewerOf(mailbox, session), folder, message));
+  sendPage(request.ctx, 200, render(await viewerOf(mailbox, session), folder, message));
+}
+
+/** GET ?_task=mail&_action=show&_mbox=..&_uid=..: one message on a page of its own, marked as read. */
+export async function showAction(_services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox): Promise<void> {
+  await readMessage(request, session, mailbox, messagePage);
+}
+
+/**
+ * GET ?_task=mail&_action=preview&_mbox=..&_uid=..&_framed=1: the same message for the list page's preview
+ * pane, marked as read as Roundcube's preview is.
+ */
+export async function previewAction(_services: WebmailServices, request: WebmailRequest, session: LoggedInSession, mailbox: Mailbox): Promise<void> {
+  await readMessage(request, session, mailbox, messagePreviewPage);
 }

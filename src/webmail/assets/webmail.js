@@ -209,4 +209,5 @@
   startRefresh();
   startFramedSend();
   startMarkButtons();
+  if (window.WebmailPreviewPane) window.WebmailPreviewPane(setUnreadCount);
 })();

@@ -33,6 +33,7 @@ export function layout(options: PageOptions): SafeHtml {
 <link rel="icon" href="/webmail/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/webmail/static/webmail.css">
 <script src="/webmail/static/autocomplete.js" defer></script>
+<script src="/webmail/static/preview-pane.js" defer></script>
 <script src="/webmail/static/webmail.js" defer></script>
 </head>
 <body class="${options.bodyClass ?? ''}"${dataAttributes(options.env ?? {})}>

@@ -2,6 +2,7 @@ import { html, type SafeHtml } from './html.ts';
 import type { MailFolder, MailHeader } from '../mail/mailbox.ts';
 import { appFrame, folderUrl, type Viewer } from './app-frame.ts';
 import { shortDate } from './dates.ts';
+import { showUrl } from './message-page.ts';
 import type { Notice } from './layout.ts';
 import { DEFAULT_SEARCH_FIELDS, SEARCH_FIELDS, SEARCH_LIMITS, type MailSearch } from '../mail/mail-search.ts';
 
@@ -32,7 +33,7 @@ export function correspondentOf(message: MailHeader, sentFolder: boolean): strin
 }
 
 function row(message: MailHeader, sentFolder: boolean): SafeHtml {
-  const show = `/webmail/?_task=mail&_action=show&_mbox=${encodeURIComponent(message.folder)}&_uid=${message.uid}`;
+  const show = showUrl(message.folder, message.uid);
   const classes = [message.seen ? '' : 'unread', message.flagged ? 'flagged' : ''].filter(Boolean).join(' ');
   return html`<tr data-uid="${message.uid}" class="${classes}">
 <td class="select"><input type="checkbox" name="_uid" value="${message.uid}" aria-label="Select: ${message.subject || '(no subject)'}" form="list-form"></td>
@@ -70,6 +71,14 @@ ${
 }</form>`;
 }
 
+/**
+ * The message next to the list (Roundcube's `messagecontframe`): hidden until the page script finds the
+ * screen wide enough, so without script, or on a phone, a subject opens the message as a page.
+ */
+const previewPane = html`<section id="preview-pane" class="preview-pane" aria-label="Message preview" hidden>
+<p class="preview-empty" id="preview-empty">Select a message to read it here.</p>
+<iframe id="messagecontframe" name="messagecontframe" title="Message preview" hidden></iframe></section>`;
+
 /** A page of a folder's messages, newest first; on the first page the script adds rows a refresh reports. */
 export function messageListPage(options: {
   readonly viewer: Viewer;
@@ -93,7 +102,7 @@ export function messageListPage(options: {
     folder: folder.path,
     notice: options.notice,
     env: { mbox: folder.path, 'refresh-seconds': options.refreshSeconds, 'last-uid': lastUid, 'sent-folder': sentFolder ? 1 : 0 },
-    content: html`<div class="listbar"><h1>${search ? html`Search results in ${folder.name}` : folder.name}</h1>
+    content: html`<div class="mail-list"><div class="listbar"><h1>${search ? html`Search results in ${folder.name}` : folder.name}</h1>
 <button type="button" id="refresh-button">Refresh</button></div>
 ${searchForm(folder, search)}
 ${selectionForm(folder, options.viewer)}
@@ -101,6 +110,7 @@ ${selectionForm(folder, options.viewer)}
 <thead><tr><th scope="col" class="select"><span class="visually-hidden">Select</span></th><th scope="col">${sentFolder ? 'To' : 'From'}</th><th scope="col">Subject</th><th scope="col">Date</th></tr></thead>
 <tbody>${messages.map((message) => row(message, sentFolder))}</tbody></table>
 <p class="empty" id="empty-list"${messages.length > 0 ? html` hidden` : ''}>${search ? 'No messages found.' : 'This folder is empty.'}</p>
-${pager(folder, options.paging, search)}`,
+${pager(folder, options.paging, search)}</div>
+${previewPane}`,
   });
 }

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from './html.ts';
 import type { MailAttachment, MailFolder, MailMessage } from '../mail/mailbox.ts';
-import { appFrame, type Viewer } from './app-frame.ts';
+import { appFrame, folderUrl, type Viewer } from './app-frame.ts';
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -14,6 +14,8 @@ function attachmentList(attachments: readonly MailAttachment[], unlisted: number
 ${attachments.map((attachment) => html`<li><span class="filename">${attachment.filename}</span> <span class="size">(${size(attachment.size)})</span></li>`)}
 </ul>${unlisted > 0 ? html`<p class="unlisted">and ${unlisted.toLocaleString('en')} more attachments</p>` : ''}</section>`;
 }
+
+export const showUrl = (folder: string, uid: number) => `/webmail/?_task=mail&_action=show&_mbox=${encodeURIComponent(folder)}&_uid=${uid}`;
 
 /** Roundcube's "Download (.eml)" address: the original as it was delivered. */
 export const originalUrl = (folder: string, uid: number) => `/webmail/?_task=mail&_action=viewsource&_mbox=${encodeURIComponent(folder)}&_uid=${uid}&_save=1`;
@@ -41,17 +43,25 @@ function markButtons(folder: MailFolder, message: MailMessage): SafeHtml {
 ${button('flag-button', message.flagged ? 'unflagged' : 'flagged', message.flagged ? 'Unflag' : 'Flag')}`;
 }
 
-/** One message. The body is shown as plain text, whatever markup it contains. */
-export function messagePage(viewer: Viewer, folder: MailFolder, message: MailMessage): SafeHtml {
+/**
+ * Where the message's links and forms lead: the full page keeps them in its window; in the preview pane
+ * (a frame of the list page) they replace the whole list page, as Roundcube's preview frame does.
+ */
+type Placement = 'page' | 'pane';
+
+/** One message's headers, actions, body and attachments. The body is plain text, whatever markup it holds. */
+export function messageArticle(viewer: Viewer, folder: MailFolder, message: MailMessage, placement: Placement): SafeHtml {
   const mbox = encodeURIComponent(folder.path);
   const reply = `/webmail/?_task=mail&_action=compose&_reply_uid=${message.uid}&_mbox=${mbox}`;
   const forward = `/webmail/?_task=mail&_action=compose&_forward_uid=${message.uid}&_mbox=${mbox}`;
   const remove = `/webmail/?_task=mail&_action=delete&_mbox=${mbox}&_uid=${message.uid}`;
-  return appFrame({
-    viewer,
-    title: message.subject || '(no subject)',
-    folder: folder.path,
-    content: html`<article class="message">
+  const target = placement === 'pane' ? html` target="_top"` : '';
+  const back =
+    placement === 'page'
+      ? html`<a class="back-to-list" href="${folderUrl(folder.path)}">Back to the list</a>`
+      : html`<a class="open-full" href="${showUrl(folder.path, message.uid)}" target="_top">Open in full</a>`;
+  return html`<article class="message">
+${back}
 <h1 class="subject">${message.subject || '(no subject)'}</h1>
 <dl class="headers">
 <dt>From</dt><dd class="from">${message.from}</dd>
@@ -59,15 +69,19 @@ export function messagePage(viewer: Viewer, folder: MailFolder, message: MailMes
 ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')}</dd>` : ''}
 <dt>Date</dt><dd><time datetime="${message.date}">${new Date(message.date).toUTCString()}</time></dd>
 </dl>
-<div class="actions"><a class="button" href="${reply}">Reply</a>
-<a class="button" id="reply-all-button" href="${reply}&amp;_reply_mode=all">Reply all</a>
-<a class="button" id="forward-button" href="${forward}">Forward</a>
-<a class="button" id="forward-attachment-button" href="${forward}&amp;_attachment=1">Forward as attachment</a>
+<div class="actions"><a class="button" id="reply-button" href="${reply}"${target}>Reply</a>
+<a class="button" id="reply-all-button" href="${reply}&amp;_reply_mode=all"${target}>Reply all</a>
+<a class="button" id="forward-button" href="${forward}"${target}>Forward</a>
+<a class="button" id="forward-attachment-button" href="${forward}&amp;_attachment=1"${target}>Forward as attachment</a>
 ${markButtons(folder, message)}
-<form method="post" action="${remove}" class="inline"><input type="hidden" name="_token" value="${viewer.requestToken}">
+<form method="post" action="${remove}" class="inline"${target}><input type="hidden" name="_token" value="${viewer.requestToken}">
 <button type="submit" id="delete-button" class="secondary">${folder.role === 'trash' ? 'Delete' : 'Move to Trash'}</button></form></div>
 ${body(folder, message)}
 ${attachmentList(message.attachments, message.shown.unlistedAttachments)}
-</article>`,
-  });
+</article>`;
+}
+
+/** One message on a page of its own (no script, a phone, or a link opened directly). */
+export function messagePage(viewer: Viewer, folder: MailFolder, message: MailMessage): SafeHtml {
+  return appFrame({ viewer, title: message.subject || '(no subject)', folder: folder.path, content: messageArticle(viewer, folder, message, 'page') });
 }
