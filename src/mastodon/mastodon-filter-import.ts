@@ -1,4 +1,3 @@
-import { commandEventId } from '../commands/command-event-ids.ts';
 import { ConflictError, RuleViolation, ValidationError } from '../commands/errors.ts';
 import { accountUsageCheck } from '../commands/filter/account-usage-check.ts';
 import { AccountUsageLedger } from '../commands/filter/account-usage-ledger.ts';
@@ -45,9 +44,11 @@ const refusal = (error: unknown): string | null =>
  * (`mastodon import`). Each is decided as a create is (the rules, the per-filter limits, and the
  * per-account limits on the account's usage ledger) and appended on a stream that must not exist yet,
  * so a filter is in the log whole or not at all: a run killed at any point, or two runs at once, leave
- * each filter imported once, and a run again finds them there. The events' ids come from the filter's
- * id, so a retried append (an EventStoreDB time-out that did store) is recognised too. Mastodon's rows
- * are only read. Outcomes come one per filter, in id order, as they are decided.
+ * each filter imported once, and a run again finds them there. The events get fresh ids, not ids
+ * derived from the filter's: with those, the loser of two runs at once would have its append answered
+ * as a replay of the winner's (sqlite-replayed-append.ts, as EventStoreDB does), report the filter as
+ * its own and keep its reservation on the usage ledger, which would then count the filter twice.
+ * Mastodon's rows are only read. Outcomes come one per filter, in id order, as they are decided.
  */
 export async function* importMastodonFilters(source: MastodonFilterRows, events: EventStore, run: ImportRun, logger: Logger): AsyncGenerator<ImportOutcome> {
   const ledger = new AccountUsageLedger(events);
@@ -62,8 +63,6 @@ export async function* importMastodonFilters(source: MastodonFilterRows, events:
     try {
       const outcome = await handleCommand(events, filterDecider, filterStream(filterId), command, {
         readEvent: readFilterEvent,
-        eventId: (index) => commandEventId(`mastodon-import:${filterId}`, row.createdAtMs ?? 0, index),
-        mayHaveRun: true,
         check: accountUsageCheck(ledger, { accountId, requestId: run.requestId }, logger),
         metadata: (commitIndex, commitSize, event): EventMetadata => ({
           accountId,

@@ -94,3 +94,27 @@ export async function filterTablesSnapshot(db: MastodonTestDatabase): Promise<st
   const parts = await Promise.all(tables.map((t) => db.pool.query(`SELECT coalesce(json_agg(t ORDER BY t.id), '[]')::text AS rows FROM ${t} t`)));
   return parts.map((p) => p.rows[0].rows as string).join('\n');
 }
+
+/**
+ * `count` filters of the account in one statement, each with `keywords` keywords of `keywordLength`
+ * characters (Mastodon's sequences give them their ids), for imports of many filters or large ones.
+ */
+export async function insertManyMastodonFilters(
+  db: MastodonTestDatabase,
+  accountId: string,
+  { count, keywords = 1, keywordLength = 8 }: { count: number; keywords?: number; keywordLength?: number },
+): Promise<string[]> {
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO custom_filters (account_id, phrase, context, created_at, updated_at)
+     SELECT $1, 'filter ' || n, '{home}', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC' FROM generate_series(1, $2) AS n RETURNING id::text`,
+    [accountId, count],
+  );
+  const ids = rows.map((r) => r.id).sort((a, b) => Number(a) - Number(b));
+  await db.pool.query(
+    `INSERT INTO custom_filter_keywords (custom_filter_id, keyword, whole_word, created_at, updated_at)
+     SELECT f, left(n || '-' || repeat('k', $3), $3), true, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
+       FROM unnest($1::bigint[]) AS f, generate_series(1, $2) AS n ORDER BY f, n`,
+    [ids, keywords, keywordLength],
+  );
+  return ids;
+}
