@@ -7,7 +7,7 @@ Settings (environment variables, as the server reads them):
   MONGODB_URL         accounts and tokens, and the read models to rebuild, in MongoDB,
                       e.g. mongodb://localhost:27017/content_filters
   MASTODON_DATABASE_URL  Mastodon mode: Mastodon's PostgreSQL owns accounts and tokens, so the account,
-                      token and app commands refuse (docs/mastodon.md)
+                      token and app commands refuse; mastodon import reads its filters (docs/mastodon.md)
   MONGODB_WRITE_CONCERN majority (default) or a number of members that must hold a write
   PROJECTOR_LEASE_MS  the projector lease (default 10000); a rebuild waits at least twice this for the handover
 `;

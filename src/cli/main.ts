@@ -24,7 +24,9 @@ import { projectionCommands } from './projection-commands.ts';
 import { OutputClosedError, watchStdout } from './stdout-lines.ts';
 import { tokenCommands } from './token-commands.ts';
 import { appCommands } from './app-commands.ts';
+import { mastodonCommands } from './mastodon-commands.ts';
 import { MASTODON_OWNS_ACCOUNTS } from '../mastodon/mastodon-account-store.ts';
+import { MastodonDatabaseError } from '../mastodon/mastodon-database.ts';
 
 /**
  * `content-filters` / `npm run --silent cli -- ...`: operator commands on the data directory. Each
@@ -49,6 +51,7 @@ export function buildCli(): Command {
   program.addCommand(projectionCommands(config));
   program.addCommand(backupCommand(config));
   program.addCommand(natsRequestCommand(config));
+  program.addCommand(mastodonCommands(config));
   return program;
 }
 
@@ -65,6 +68,7 @@ const EXPECTED = [
   SqliteOpenError,
   BadSetting,
   StoreUnavailableError,
+  MastodonDatabaseError,
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -104,6 +104,27 @@ export interface EventMetadata {
   readonly commitSize: number;
   /** The version of this event type's data schema it was written in (filter-event-versions.ts). */
   readonly schemaVersion: number;
+  /**
+   * Set only on events `mastodon import` wrote: the facts were not a request's but rows Mastodon held
+   * before the switch. Optional, so events written before it (and every other event) read unchanged;
+   * it is metadata, not data, so no event type's schema version moves (docs/architecture.md, Events).
+   */
+  readonly imported?: ImportedFrom;
+}
+
+/** The rows of Mastodon's tables an imported event stands for, with the times Mastodon gave them. */
+export interface ImportedFrom {
+  readonly source: 'mastodon';
+  /** When the import ran (the event's own times are Mastodon's). */
+  readonly importedAt: string;
+  readonly rows: readonly ImportedRow[];
+}
+
+export interface ImportedRow {
+  readonly table: 'custom_filters' | 'custom_filter_keywords' | 'custom_filter_statuses';
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
 }
 
 export const FILTER_CATEGORY = 'filter';

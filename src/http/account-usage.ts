@@ -17,7 +17,7 @@ export function usageLedgerOf(events: EventStore): AccountUsageLedger {
  * their conflicts on the ledger would cost.
  */
 export function growsAccount(command: FilterCommand): boolean {
-  if (command.type === 'CreateFilter') return true;
+  if (command.type === 'CreateFilter' || command.type === 'ImportFilter') return true;
   if (command.type !== 'UpdateFilter') return false;
   return (command.data.addKeywords?.length ?? 0) > 0 || (command.data.changeKeywords ?? []).some((c) => c.keyword !== undefined);
 }

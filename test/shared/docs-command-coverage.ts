@@ -42,6 +42,10 @@ export const DOCS_COMMAND_COVERAGE: Readonly<Record<string, Coverage>> = {
     needs: "a running Mastodon's PostgreSQL; test/mastodon/*.spec.ts set the same setting to databases they make with Mastodon's tables",
   },
   "npx mocha 'test/mastodon/*.spec.ts'": { runBy: 'package.json', where: "mocha 'test/**/*.spec.ts'" },
+  'MASTODON_DATABASE_URL=postgresql://mastodon@127.0.0.1:5432/mastodon_production npm run --silent cli -- mastodon import': {
+    runBy: 'test/mastodon/mastodon-import.spec.ts',
+    where: "runCli(['mastodon', 'import'], env)",
+  },
 
   // docs/auditing.md: its first block is run line by line as written, and so is "An account's story"
   'npm run --silent cli -- events': AUDIT_STEPS,

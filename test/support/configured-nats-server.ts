@@ -14,7 +14,7 @@ process.once('exit', () => {
 export const natsServerMissing = (): string | null => (BINARY ? null : 'no nats-server binary (apt-get install nats-server)');
 export const opensslMissing = (): string | null => (spawnSync('openssl', ['version']).error ? 'no openssl binary' : null);
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as { port: number };

@@ -14,7 +14,7 @@ const negated = (a: UsageTotals): UsageTotals => ({ filters: -a.filters, keyword
 
 /** Commands that can change what a filter holds towards its account (statuses count per filter only). */
 const countsTowardsAccount = (command: FilterCommand): boolean =>
-  command.type === 'CreateFilter' || command.type === 'UpdateFilter' || command.type === 'DeleteFilter';
+  command.type === 'CreateFilter' || command.type === 'ImportFilter' || command.type === 'UpdateFilter' || command.type === 'DeleteFilter';
 
 /**
  * The per-account limits (filters, keyword characters) judged where a filter's write is decided, from the

@@ -73,4 +73,29 @@ export type DeleteFilter = {
   readonly data: Addressed;
 };
 
-export type FilterCommand = CreateFilter | UpdateFilter | FilterStatus | UnfilterStatus | DeleteFilter;
+/** A status filtered before the import, with its filter-status id and the time Mastodon filtered it. */
+export interface ImportedStatus {
+  readonly id: string;
+  readonly statusId: string;
+  readonly filteredAt: string;
+}
+
+/**
+ * A filter Mastodon held before the switch (`mastodon import`), taken into the log whole, with
+ * Mastodon's ids and times; judged by the rules and limits a create is judged by.
+ */
+export type ImportFilter = {
+  readonly type: 'ImportFilter';
+  readonly data: Addressed & {
+    readonly settings: SettingsInput;
+    readonly keywords: readonly KeywordDraft[];
+    readonly statuses: readonly ImportedStatus[];
+    /** Mastodon's created_at of the filter, and the last time any of its keywords was saved. */
+    readonly createdAt: string;
+    readonly keywordsUpdatedAt: string;
+    /** What the account's other filters hold, for the per-account limits (absent: not judged). */
+    readonly accountUsage?: AccountUsage;
+  };
+};
+
+export type FilterCommand = CreateFilter | UpdateFilter | FilterStatus | UnfilterStatus | DeleteFilter | ImportFilter;

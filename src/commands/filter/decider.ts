@@ -4,6 +4,7 @@ import type { CreateFilter, DeleteFilter, FilterCommand, FilterStatus, UnfilterS
 import { accountFilterProblems, filterLimitProblems, statusLimitProblems } from './filter-limits.ts';
 import { filterProblems, MULTIPLE_KEYWORDS_MESSAGE, normaliseContext, statusProblems } from './filter-rules.ts';
 import { evolve, initialState, type ActiveFilter, type FilterState } from './filter-state.ts';
+import { importFilter } from './import-filter.ts';
 
 /** Only the owner may see that a filter exists; anyone else gets the same answer as for no filter. */
 function ownedBy(state: FilterState, accountId: string): ActiveFilter {
@@ -123,6 +124,8 @@ export function decide(command: FilterCommand, state: FilterState): FilterEvent[
       return unfilterStatus(command, state);
     case 'DeleteFilter':
       return deleteFilter(command, state);
+    case 'ImportFilter':
+      return importFilter(command, state);
     default: {
       const unknown: never = command;
       return unknown;
