@@ -16,9 +16,17 @@ interface Failure {
   readonly make: (cluster: EsdbStandInCluster) => void | Promise<void>;
 }
 
+/** GossipTimeoutMs 2,500 + LeaderElectionTimeoutMs 1,000 (ClusterVNodeOptions.cs 312, 331 at v24.10.0). */
+const ELECTION_MS = 3_500;
+
 const FAILURES: readonly Failure[] = [
-  { name: 'leader stopped', make: (cluster) => void cluster.stopLeader() },
-  { name: 'leader cut off from its peers (reachable)', make: (cluster) => cluster.isolate(cluster.leader!) },
+  { name: 'leader stopped, new leader at once', make: (cluster) => void cluster.stopLeader() },
+  { name: 'leader stopped, new leader after 3.5 s (24.10 defaults)', make: (cluster) => void cluster.stopLeader({ electionMs: ELECTION_MS }) },
+  { name: 'leader cut off from its peers (reachable), new leader at once', make: (cluster) => cluster.isolate(cluster.leader!) },
+  {
+    name: 'leader cut off from its peers (reachable), new leader after 3.5 s',
+    make: (cluster) => cluster.isolate(cluster.leader!, { electionMs: ELECTION_MS }),
+  },
   { name: 'follower cut off from its peers', make: (cluster) => cluster.isolate(cluster.followers[0]!) },
   {
     name: 'appends slowed past the 2 s timeout (held 3 s)',

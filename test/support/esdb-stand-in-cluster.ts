@@ -42,11 +42,18 @@ export interface StandInNode {
   behind: number;
 }
 
+/** How a leader is replaced: the records it has not indexed yet (see `elect`), and how long the election takes. */
+export interface Election {
+  readonly unindexed?: number;
+  readonly electionMs?: number;
+}
+
 export class EsdbStandInCluster {
   readonly log = new StandInLog();
   readonly nodes: StandInNode[] = [];
   /** Records of the log from this one on are not yet indexed on the current leader. */
   private indexedBefore = Number.POSITIVE_INFINITY;
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   static async start({ appendCall = 'BatchAppend', size = 3 }: { appendCall?: AppendCall; size?: number } = {}): Promise<EsdbStandInCluster> {
     const cluster = new EsdbStandInCluster();
@@ -84,22 +91,35 @@ export class EsdbStandInCluster {
     node.behind = records;
   }
 
-  /** The leader killed: its connections drop, the others elect a new one. */
-  stopLeader({ unindexed }: { unindexed?: number } = {}): StandInNode {
+  /**
+   * The leader killed: its connections drop, the others elect a new one, at once or after `electionMs`
+   * (a 24.10 cluster notices a dead leader after GossipTimeoutMs, 2,500, and elects within
+   * LeaderElectionTimeoutMs, 1,000: ClusterVNodeOptions.cs 312, 331); meanwhile there is no leader.
+   */
+  stopLeader(options: Election = {}): StandInNode {
     const old = this.leader!;
     old.stopped = true;
     old.standIn.kill();
-    this.elect({ unindexed });
+    this.electIn(options);
     return old;
   }
 
   /** A node cut off from its peers, still reachable from clients; a leader cut off is replaced. */
-  isolate(node: StandInNode, { unindexed }: { unindexed?: number } = {}): void {
+  isolate(node: StandInNode, options: Election = {}): void {
     node.frozenAt = this.holds(node);
     node.isolated = true;
     const wasLeader = node.state === 'Leader';
     node.state = 'Unknown';
-    if (wasLeader) this.elect({ unindexed });
+    if (wasLeader) this.electIn(options);
+  }
+
+  private electIn({ unindexed, electionMs = 0 }: Election): void {
+    if (electionMs <= 0) return void this.elect({ unindexed });
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.elect({ unindexed });
+    }, electionMs);
+    this.timers.add(timer);
   }
 
   /** Back with its peers: a follower of the leader there is, caught up. */
@@ -133,6 +153,7 @@ export class EsdbStandInCluster {
   }
 
   async stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
     await Promise.all(this.nodes.filter((n) => !n.stopped).map((n) => n.standIn.stop()));
   }
 
