@@ -32,7 +32,7 @@ for (const appendCall of ['BatchAppend', 'Append'] as const) {
     });
     afterEach(async () => {
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      await cluster.stop();
+      await cluster.shutdown();
     });
 
     it('moves to the new leader when its leader is cut off from its peers (not ready, yet reachable), and reads its own writes there', async () => {

@@ -87,7 +87,7 @@ describe('EventStoreDB adapter: the write outage of each cluster failure (protoc
         );
       } finally {
         await store.close();
-        await cluster.stop();
+        await cluster.shutdown();
       }
     });
   }

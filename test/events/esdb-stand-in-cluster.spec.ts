@@ -41,7 +41,7 @@ describe('the EventStoreDB stand-in cluster (not a server) follows a 24.10 clust
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.dispose()));
-    await cluster.stop();
+    await cluster.shutdown();
   });
 
   it('answers Gossip.Read so an esdb+discover:// seed leads the client to the leader, or to a follower by nodePreference', async () => {

@@ -5,6 +5,7 @@ import type * as GossipPb from '@eventstore/db-client/generated/gossip_pb.js';
 import type * as Shared from '@eventstore/db-client/generated/shared_pb.js';
 import type { Route } from './esdb-stand-in-appends.ts';
 import { StandInLog } from './esdb-stand-in-log.ts';
+import { standInTls, type Tls } from './esdb-stand-in-security.ts';
 import { EsdbStandIn, type AppendCall } from './esdb-stand-in.ts';
 
 const require = createRequire(import.meta.url);
@@ -31,7 +32,7 @@ const { VNodeState } = gossip.MemberInfo;
  *   `indexed()`.
  */
 export interface StandInNode {
-  readonly standIn: EsdbStandIn;
+  standIn: EsdbStandIn;
   readonly instanceId: string;
   state: 'Leader' | 'Follower' | 'Unknown';
   stopped: boolean;
@@ -55,21 +56,50 @@ export class EsdbStandInCluster {
   private indexedBefore = Number.POSITIVE_INFINITY;
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  static async start({ appendCall = 'BatchAppend', size = 3 }: { appendCall?: AppendCall; size?: number } = {}): Promise<EsdbStandInCluster> {
+  private appendCall: AppendCall = 'BatchAppend';
+  /** A secure cluster's one certificate (TLS and users on every node, esdb-stand-in-security.ts). */
+  tls: Tls | null = null;
+
+  static async start({ appendCall = 'BatchAppend', size = 3, secure = false }: { appendCall?: AppendCall; size?: number; secure?: boolean } = {}) {
     const cluster = new EsdbStandInCluster();
+    cluster.appendCall = appendCall;
+    cluster.tls = secure ? standInTls() : null;
     for (let i = 0; i < size; i += 1) {
-      const node: Partial<StandInNode> & { standIn?: EsdbStandIn } = { instanceId: randomUUID(), state: i === 0 ? 'Leader' : 'Follower' };
-      Object.assign(node, { stopped: false, isolated: false, frozenAt: 0, behind: 0 });
-      const part = {
-        route: (metadata: Metadata, call: 'read' | 'write') => cluster.route(node as StandInNode, metadata, call),
-        holds: () => cluster.holds(node as StandInNode),
-        gossip: () => cluster.gossip(node as StandInNode),
-      };
-      node.standIn = await EsdbStandIn.start({ appendCall, log: cluster.log, cluster: part });
-      node.standIn.gate.drops = (stream, expected, proposed) => cluster.drops(stream, expected, proposed);
-      cluster.nodes.push(node as StandInNode);
+      const node = { instanceId: randomUUID(), state: i === 0 ? 'Leader' : 'Follower', stopped: false, isolated: false, frozenAt: 0, behind: 0 } as StandInNode;
+      node.standIn = await cluster.serve(node);
+      cluster.nodes.push(node);
     }
     return cluster;
+  }
+
+  /** The node's stand-in, on a fresh port or (coming back after a stop) on its own. */
+  private async serve(node: StandInNode, port?: number): Promise<EsdbStandIn> {
+    const part = {
+      route: (metadata: Metadata, call: 'read' | 'write') => this.route(node, metadata, call),
+      holds: () => this.holds(node),
+      gossip: () => this.gossip(node),
+    };
+    const standIn = await EsdbStandIn.start({ appendCall: this.appendCall, log: this.log, cluster: part, ...(this.tls ? { tls: this.tls } : {}), port });
+    standIn.gate.drops = (stream, expected, proposed) => this.drops(stream, expected, proposed);
+    return standIn;
+  }
+
+  /** A node stopped (the leader: replaced at once), as a container stopped. */
+  stop(node: StandInNode): void {
+    if (node === this.leader) return void this.stopLeader();
+    node.stopped = true;
+    node.standIn.kill();
+  }
+
+  /** Every stopped node started again on its own port, as a follower (or the leader, when there is none). */
+  async restartStopped(): Promise<void> {
+    for (const node of this.nodes.filter((n) => n.stopped)) {
+      node.standIn = await this.serve(node, Number(node.standIn.endpoint.split(':')[1]));
+      node.stopped = false;
+      node.state = 'Follower';
+      node.behind = 0;
+    }
+    if (!this.leader) this.elect();
   }
 
   get leader(): StandInNode | null {
@@ -152,7 +182,7 @@ export class EsdbStandInCluster {
     this.indexedBefore = Number.POSITIVE_INFINITY;
   }
 
-  async stop(): Promise<void> {
+  async shutdown(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     await Promise.all(this.nodes.filter((n) => !n.stopped).map((n) => n.standIn.stop()));
   }

@@ -47,6 +47,9 @@ export interface StandInOptions {
   /** A cluster member: the log it shares with the other nodes, and its part (esdb-stand-in-cluster.ts). */
   readonly log?: StandInLog;
   readonly cluster?: ClusterPart;
+  /** The cluster's one certificate (a secure cluster), and a node's port when it comes back after a stop. */
+  readonly tls?: Tls;
+  readonly port?: number;
 }
 
 /** Records the stand-in sends per read or subscription page before it yields to the event loop. */
@@ -92,8 +95,8 @@ export class EsdbStandIn {
       standIn.gate.route = (metadata) => given.cluster!.route(metadata, 'write');
       standIn.server.addService(GossipService, { read: (_call: unknown, done: sendUnaryData<GossipPb.ClusterInfo>) => done(null, given.cluster!.gossip()) });
     }
-    standIn.tls = secure ? standInTls() : null;
-    if (secure) standIn.gate.check = (metadata, stream) => standIn.denied({ metadata }, stream);
+    standIn.tls = given.tls ?? (secure ? standInTls() : null);
+    if (standIn.tls) standIn.gate.check = (metadata, stream) => standIn.denied({ metadata }, stream);
     standIn.server.addService(StreamsService, {
       append: append(standIn.log, standIn.served, standIn.gate),
       batchAppend: batchAppend(standIn.log, standIn.calls, standIn.served, standIn.gate),
@@ -104,7 +107,7 @@ export class EsdbStandIn {
     if (appendCall === 'BatchAppend') standIn.server.addService(ServerFeaturesService, { getSupportedMethods: supportedMethods('24.10.0-stand-in') });
     if (systemProjections) standIn.log.watch((appended) => setImmediate(() => standIn.project(appended)));
     standIn.port = await new Promise<number>((resolve, reject) =>
-      standIn.server.bindAsync('127.0.0.1:0', standIn.tls?.credentials ?? ServerCredentials.createInsecure(), (error, port) =>
+      standIn.server.bindAsync(`127.0.0.1:${given.port ?? 0}`, standIn.tls?.credentials ?? ServerCredentials.createInsecure(), (error, port) =>
         error ? reject(error) : resolve(port),
       ),
     );
