@@ -12,6 +12,7 @@ import {
 } from '@eventstore/db-client';
 import { toRecorded } from './esdb-decode.ts';
 import { translateEsdbError } from './esdb-errors.ts';
+import type { EsdbLeaderConnection } from './esdb-leader-connection.ts';
 import { appendExactlyOnce, UNKNOWN_OUTCOME_BUDGET_MS } from './esdb-unknown-outcome.ts';
 import { EventStoreUnavailableError, type NewEvent, type RecordedEvent } from './event-store.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
@@ -60,11 +61,15 @@ export const accountStream = (accountId: string) => `${ACCOUNT_STREAM_PREFIX}${a
 export class EsdbAccountIndex {
   private backfilled: Promise<void> | null = null;
 
+  private readonly client: EventStoreDBClient;
+
   constructor(
-    private readonly client: EventStoreDBClient,
+    private readonly connection: EsdbLeaderConnection,
     private readonly readStream: (name: string) => Promise<readonly RecordedEvent[]>,
     private readonly unknownOutcomeMs = UNKNOWN_OUTCOME_BUDGET_MS,
-  ) {}
+  ) {
+    this.client = connection.client;
+  }
 
   /** Writes the entries an append that creates filters needs, before the append itself. */
   async record(streamName: string, events: readonly NewEvent[]): Promise<void> {
@@ -105,7 +110,7 @@ export class EsdbAccountIndex {
       const expectedRevision = entries.at(-1)?.revision ?? NO_STREAM;
       try {
         const entry = jsonEvent({ id, type: OWNED_TYPE, data: { stream: streamName } });
-        await appendExactlyOnce(this.client, stream, [entry], expectedRevision, this.unknownOutcomeMs);
+        await appendExactlyOnce(this.connection, stream, [entry], expectedRevision, this.unknownOutcomeMs);
         return;
       } catch (error) {
         // Another writer appended to the account's stream in between (maybe this very entry): read again.
@@ -126,7 +131,12 @@ export class EsdbAccountIndex {
       let from: Position | null = null;
       for (;;) {
         let raw = 0;
-        const page: AsyncIterable<AllStreamResolvedEvent> = this.client.readAll({ fromPosition: from ?? START, maxCount: PAGE, direction: FORWARDS });
+        const page: AsyncIterable<AllStreamResolvedEvent> = this.client.readAll({
+          fromPosition: from ?? START,
+          maxCount: PAGE,
+          direction: FORWARDS,
+          requiresLeader: true,
+        });
         for await (const resolved of page) {
           raw += 1;
           const event = resolved.event;
@@ -142,6 +152,7 @@ export class EsdbAccountIndex {
       // One marker, ever: another process that finished first already wrote it.
       await this.client.appendToStream(BACKFILL_STREAM, jsonEvent({ type: 'AccountIndexBackfilled', data: { at: new Date().toISOString() } }), {
         expectedRevision: NO_STREAM,
+        requiresLeader: true,
       });
     } catch (error) {
       if (error instanceof StreamNotFoundError || error instanceof WrongExpectedVersionError) return;

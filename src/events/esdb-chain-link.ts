@@ -53,8 +53,8 @@ export const effectiveHash = (event: ChainedEvent): string => event.eventHash ??
 export async function storedEvent(client: EventStoreDBClient, stream: string, revision: bigint | 'last'): Promise<ChainedEvent | null> {
   const read =
     revision === 'last'
-      ? client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })
-      : client.readStream(stream, { direction: FORWARDS, fromRevision: revision, maxCount: 1 });
+      ? client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1, requiresLeader: true })
+      : client.readStream(stream, { direction: FORWARDS, fromRevision: revision, maxCount: 1, requiresLeader: true });
   let found: ChainedEvent | null = null;
   try {
     // Read to its end (one event), not left early: a read left open keeps the client from closing.

@@ -26,6 +26,8 @@ import { translateEsdbError } from './esdb-errors.ts';
 import { checkpointPosition, packPosition, unpackPosition } from './esdb-position.ts';
 import { recentAppend } from './esdb-recent-append.ts';
 import { ScannedGap } from './esdb-scanned-gap.ts';
+import { readFromLeader } from './esdb-leader-failure.ts';
+import { EsdbLeaderConnection } from './esdb-leader-connection.ts';
 import { appendExactlyOnce, UNKNOWN_OUTCOME_BUDGET_MS } from './esdb-unknown-outcome.ts';
 import { FILTER_CATEGORY } from './filter-events.ts';
 import {
@@ -65,27 +67,34 @@ export function toClientRevision(expected: ExpectedRevision): AppendExpectedRevi
 }
 
 /**
- * EventStoreDB / KurrentDB adapter (`EVENTSTORE_URL`, e.g. `esdb://localhost:2113?tls=false`). Positions
- * are full $all positions (commit and prepare, packed by esdb-position.ts). The client reconnects by
- * itself for calls; `onAppend` is esdb-append-watch.ts.
+ * EventStoreDB / KurrentDB adapter (`EVENTSTORE_URL`, e.g. `esdb://localhost:2113?tls=false`, or a cluster's
+ * `esdb+discover://` seed). Positions are full $all positions (commit and prepare, packed by
+ * esdb-position.ts). Every append and every read the service's own writes are decided from is made of the
+ * leader (`requiresLeader`), and a node that cannot serve them is left for the leader gossip names
+ * (esdb-leader-connection.ts); `onAppend` is esdb-append-watch.ts.
  */
 export class EsdbEventStore implements EventStore, AccountStreams {
   private readonly appends: EsdbAppendWatch;
   private readonly gap = new ScannedGap();
   private readonly accounts: EsdbAccountIndex;
+  readonly connection: EsdbLeaderConnection;
+  /** The current client (replaced when the leader moves; see esdb-leader-connection.ts). */
+  readonly client: EventStoreDBClient;
 
-  /** `unknownOutcomeMs`: how long an append whose outcome is unknown is retried (esdb-unknown-outcome.ts). */
+  /** `unknownOutcomeMs`: how long an append whose outcome is unknown is retried (esdb-unknown-outcome.ts), and a read of the leader. */
   constructor(
-    readonly client: EventStoreDBClient,
+    connection: EventStoreDBClient | EsdbLeaderConnection,
     private readonly unknownOutcomeMs = UNKNOWN_OUTCOME_BUDGET_MS,
   ) {
+    this.connection = connection instanceof EsdbLeaderConnection ? connection : new EsdbLeaderConnection(connection);
+    this.client = this.connection.client;
     // Account facts too: another process's (the CLI's) wake the projector at once, not at its idle re-check a second later.
-    this.appends = new EsdbAppendWatch(client, [STREAM_PREFIX, `${ACCOUNT_CATEGORY}-`]);
-    this.accounts = new EsdbAccountIndex(client, (name) => this.readStream(name), unknownOutcomeMs);
+    this.appends = new EsdbAppendWatch(this.client, [STREAM_PREFIX, `${ACCOUNT_CATEGORY}-`]);
+    this.accounts = new EsdbAccountIndex(this.connection, (name) => this.readStream(name), unknownOutcomeMs);
   }
 
   static connect(url: string, unknownOutcomeMs = UNKNOWN_OUTCOME_BUDGET_MS): EsdbEventStore {
-    return new EsdbEventStore(EventStoreDBClient.connectionString(url), unknownOutcomeMs);
+    return new EsdbEventStore(EsdbLeaderConnection.fromUrl(url), unknownOutcomeMs);
   }
 
   /**
@@ -99,7 +108,7 @@ export class EsdbEventStore implements EventStore, AccountStreams {
     if (events.length === 0) throw new RangeError('nothing to append');
     await this.accounts.record(streamName, events);
     if (expected === 'any' || expected === 'stream_exists') {
-      const earlier = await recentAppend(this.client, streamName, events).catch((error: unknown) => {
+      const earlier = await this.ofLeader(() => recentAppend(this.client, streamName, events)).catch((error: unknown) => {
         throw translateEsdbError(error, streamName, expected);
       });
       if (earlier) return earlier;
@@ -107,7 +116,7 @@ export class EsdbEventStore implements EventStore, AccountStreams {
     // `any` and `stream_exists` are made exact (the revision the chain links to), and retried when another
     // writer got in between: the append still goes through whatever the stream holds, as they promise.
     for (let attempt = 1; ; attempt += 1) {
-      const link = await chainLink(this.client, streamName, expected).catch((error: unknown) => {
+      const link = await this.ofLeader(() => chainLink(this.client, streamName, expected)).catch((error: unknown) => {
         throw translateEsdbError(error, streamName, expected);
       });
       try {
@@ -129,7 +138,7 @@ export class EsdbEventStore implements EventStore, AccountStreams {
     try {
       // A timeout, deadline or lost connection leaves it unknown whether the append was made: the same
       // append is sent again until the server says (esdb-unknown-outcome.ts), so nothing is written twice.
-      result = await appendExactlyOnce(this.client, streamName, data, toClientRevision(expected), this.unknownOutcomeMs);
+      result = await appendExactlyOnce(this.connection, streamName, data, toClientRevision(expected), this.unknownOutcomeMs);
     } catch (error) {
       // MaxAppendSize (default 1 MiB): a 24.10 server counts the data bytes of the append's events alone
       // (Event.SizeOnDisk, Data/Event.cs 23-24, where `??` binds looser than `+`); nothing was written.
@@ -141,29 +150,37 @@ export class EsdbEventStore implements EventStore, AccountStreams {
     return { nextRevision: result.nextExpectedRevision, position };
   }
 
+  /** A read the next write is decided from: of the leader, retried as the leader moves (esdb-leader-failure.ts). */
+  private ofLeader<T>(read: () => Promise<T>): Promise<T> {
+    return readFromLeader(this.connection, this.unknownOutcomeMs, read);
+  }
+
   async readStream(streamName: string, { after }: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
     try {
       const fromRevision = after === undefined || after < 0n ? START : after + 1n;
-      for await (const resolved of this.client.readStream(streamName, { direction: FORWARDS, fromRevision })) {
-        // Servers before 22.6 give no position when reading a stream; handlers only use revisions.
-        if (resolved.event) events.push(toRecorded(resolved.event));
-      }
+      return await this.ofLeader(async () => {
+        const events: RecordedEvent[] = [];
+        for await (const resolved of this.client.readStream(streamName, { direction: FORWARDS, fromRevision, requiresLeader: true })) {
+          // Servers before 22.6 give no position when reading a stream; handlers only use revisions.
+          if (resolved.event) events.push(toRecorded(resolved.event));
+        }
+        return events;
+      });
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
       throw translateEsdbError(error);
     }
-    return events;
   }
 
   async readLastEvent(streamName: string): Promise<RecordedEvent | null> {
-    let last: RecordedEvent | null = null;
     try {
-      // Read to its end (one event at most), never left mid-call: an abandoned call would hold up close().
-      for await (const resolved of this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
-        if (resolved.event) last = toRecorded(resolved.event);
-      }
-      return last;
+      return await this.ofLeader(async () => {
+        let last: RecordedEvent | null = null;
+        // Read to its end (one event at most), never left mid-call: an abandoned call would hold up close().
+        const read = this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1, requiresLeader: true });
+        for await (const resolved of read) if (resolved.event) last = toRecorded(resolved.event);
+        return last;
+      });
     } catch (error) {
       if (error instanceof StreamNotFoundError) return null;
       throw translateEsdbError(error);
@@ -185,7 +202,8 @@ export class EsdbEventStore implements EventStore, AccountStreams {
     for (;;) {
       const start: ReadPosition = cursor < 0n ? START : unpackPosition(cursor);
       let raw = 0;
-      const page = this.client.readAll({ fromPosition: start, maxCount: READ_PAGE, direction: FORWARDS });
+      // Of the leader: the projector that makes reads see their own writes must not read a follower's lagging copy.
+      const page = this.client.readAll({ fromPosition: start, maxCount: READ_PAGE, direction: FORWARDS, requiresLeader: true });
       const abort = () => void page.cancel();
       signal?.addEventListener('abort', abort);
       try {
@@ -230,6 +248,6 @@ export class EsdbEventStore implements EventStore, AccountStreams {
 
   async close(): Promise<void> {
     this.appends.close();
-    await this.client.dispose();
+    await this.connection.close();
   }
 }

@@ -20,7 +20,7 @@ export async function recentAppend(client: EventStoreDBClient, stream: string, e
   if (ids.some((id) => id === undefined)) return null;
   const recent: EsdbRecorded[] = [];
   try {
-    for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: RECENT_EVENTS })) {
+    for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: RECENT_EVENTS, requiresLeader: true })) {
       if (resolved.event) recent.push(resolved.event);
     }
   } catch (error) {

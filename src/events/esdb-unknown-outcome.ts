@@ -7,22 +7,15 @@ import {
   type AppendExpectedRevision,
   type AppendResult,
   type EventData,
-  type EventStoreDBClient,
 } from '@eventstore/db-client';
-import { asyncRetry, type BackOff } from '../shared/async-retry.ts';
 import { EventStoreUnavailableError } from './event-store.ts';
+import type { EsdbLeaderConnection } from './esdb-leader-connection.ts';
+import { isNotReady, onLeader, worthRetrying } from './esdb-leader-failure.ts';
 
 /** How long an append whose outcome is unknown is retried before the caller is told so (a 503). */
 export const UNKNOWN_OUTCOME_BUDGET_MS = 5_000;
-const UNKNOWN_OUTCOME_BACK_OFF: BackOff = { firstMs: 50, maxMs: 500 };
 
-/**
- * A node's refusal (ClientMessage.NotHandled: not ready, too busy) says the write was not made: Append
- * raises it as UnavailableError "Server Is Not Ready"/"Server Is Too Busy" (EventStore/EventStore v24.10.0
- * src/EventStore.Core/Services/Transport/Grpc/RpcExceptions.cs), BatchAppend as a Status with an Empty
- * detail (Streams.BatchAppend.cs 222-235) that @eventstore/db-client 6.2.1 turns into UnknownError
- * "Could not recognize Server Is Not Ready" (packages/db-client/src/streams/appendToStream/unpackError.ts).
- */
+/** A node's refusal (ClientMessage.NotHandled: not ready, too busy) says the write was not made. */
 const REFUSED = /Server Is (Not Ready|Too Busy|Busy)/;
 
 /**
@@ -39,28 +32,41 @@ export function isUnknownOutcome(error: unknown): boolean {
 }
 
 /**
- * One append, made exactly once: when its outcome is unknown, the very same append (the same event ids,
- * the same expected revision) is sent again until the server says what happened, within `budgetMs`. A
- * repeat of an append already made is answered as the first was: for an exact revision or `no_stream` the
- * server finds the ids in the stream right after it (IndexWriter.cs 234-277), not in its bounded cache of
- * recent ids, so callers give an exact revision. Still unknown at the end: EventStoreUnavailableError.
+ * One append, made exactly once, of the leader (`requiresLeader`: a follower would forward it, and a node cut
+ * off from its peers refuses it). When its outcome is unknown, or the node was not the leader or not ready,
+ * the very same append (the same event ids, the same expected revision) is sent again, rediscovering the
+ * leader where the failure calls for it (esdb-leader-failure.ts), until the server says what happened,
+ * within `budgetMs`. A repeat of an append already made is answered as the first was: for an exact revision
+ * or `no_stream` the server finds the ids in the stream right after it (IndexWriter.cs 234-277), not in its
+ * bounded cache of recent ids, so callers give an exact revision. A repeat right after a failover, whose
+ * original the new leader has not indexed yet, is dropped without an answer (IndexWriter.cs 273-274,
+ * StorageWriterService.cs 684-688): its timeout is one more unknown outcome, and a later repeat is answered.
+ * Still unknown at the end: EventStoreUnavailableError.
  */
 export async function appendExactlyOnce(
-  client: EventStoreDBClient,
+  connection: EsdbLeaderConnection,
   stream: string,
   events: readonly EventData[],
   expectedRevision: AppendExpectedRevision,
   budgetMs = UNKNOWN_OUTCOME_BUDGET_MS,
 ): Promise<AppendResult> {
+  let unknown = false;
+  const alsoUnknown = (error: unknown) => {
+    const maybeMade = isUnknownOutcome(error);
+    unknown ||= maybeMade && !isNotReady(error);
+    return maybeMade;
+  };
   try {
-    return await asyncRetry(() => client.appendToStream(stream, [...events], { expectedRevision }), {
-      backOff: UNKNOWN_OUTCOME_BACK_OFF,
-      // No pause that would end past the budget: the caller hears by then.
-      shouldRetryError: (error, { elapsedMs, pauseMs }) => isUnknownOutcome(error) && elapsedMs + pauseMs < budgetMs,
-    });
+    return await onLeader(
+      connection,
+      budgetMs,
+      (leftMs) => connection.client.appendToStream(stream, [...events], { expectedRevision, requiresLeader: true, deadline: leftMs }),
+      alsoUnknown,
+    );
   } catch (error) {
-    // Only a spent budget lets an unknown outcome through.
-    if (!isUnknownOutcome(error)) throw error;
-    throw new EventStoreUnavailableError(`EventStoreDB: whether the append to ${stream} was made is unknown (${(error as Error).message})`);
+    // Only a spent budget lets an unknown outcome or a missing leader through.
+    if (!isUnknownOutcome(error) && !worthRetrying(error)) throw error;
+    const what = unknown ? `whether the append to ${stream} was made is unknown` : `no leader took the append to ${stream}`;
+    throw new EventStoreUnavailableError(`EventStoreDB: ${what} (${(error as Error).message})`);
   }
 }

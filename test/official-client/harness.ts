@@ -5,7 +5,8 @@
  * it (event makers, collecting a read, a deferred promise, server-version checks) is re-implemented here
  * from what the tests expect of it. Run by test/official-client/run.ts.
  */
-import { binaryEvent, jsonEvent, type EventData } from '@eventstore/db-client';
+import { binaryEvent, jsonEvent, type EndPoint, type EventData, type EventStoreDBClient } from '@eventstore/db-client';
+import { EsdbStandInCluster } from '../support/esdb-stand-in-cluster.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 
 /** The version the stand-in models; what `matchServerVersion` compares with. */
@@ -41,6 +42,58 @@ export class StandInNode {
   connectionString(): string {
     return this.running.url;
   }
+}
+
+/** The tests' three-node cluster (their Cluster.ts starts docker containers): the secure stand-in cluster. */
+export class StandInCluster {
+  private cluster: EsdbStandInCluster | null = null;
+
+  async up(): Promise<void> {
+    this.cluster = await EsdbStandInCluster.start({ secure: true });
+  }
+
+  async down(): Promise<void> {
+    await this.cluster?.shutdown();
+    this.cluster = null;
+  }
+
+  private get running(): EsdbStandInCluster {
+    if (!this.cluster) throw new Error('the stand-in cluster is not up');
+    return this.cluster;
+  }
+
+  get endpoints(): EndPoint[] {
+    return this.running.nodes.map((node) => {
+      const [address, port] = node.standIn.endpoint.split(':');
+      return { address: address!, port: Number(port) };
+    });
+  }
+
+  get certs(): { root: Buffer | undefined } {
+    return { root: this.running.tls?.root };
+  }
+
+  /** Their `killNode`: the node's container stopped (a leader is replaced by an election). */
+  async killNode(endpoint: EndPoint): Promise<void> {
+    const node = this.running.nodes.find((n) => n.standIn.endpoint === `${endpoint.address}:${endpoint.port}`);
+    if (!node) throw new Error(`no stand-in node at ${endpoint.address}:${endpoint.port}`);
+    this.running.stop(node);
+    await Promise.resolve();
+  }
+
+  /** Their `resurrect`: every stopped node started again. */
+  async resurrect(): Promise<void> {
+    await this.running.restartStopped();
+  }
+}
+
+export const createTestCluster = (): StandInCluster => new StandInCluster();
+
+/** The node the client's channel is on, as theirs reads it (the client's own channel target). */
+export async function getCurrentConnection(client: EventStoreDBClient): Promise<EndPoint> {
+  const channel = await (client as unknown as { getChannel(): Promise<{ getTarget(): string }> }).getChannel();
+  const [, address, port] = channel.getTarget().split(':');
+  return { address: address!, port: Number.parseInt(port!, 10) };
 }
 
 export const createTestNode = (): StandInNode => new StandInNode(true);

@@ -14,14 +14,24 @@ import { fileURLToPath } from 'node:url';
 import { judge, KNOWN_FAILURES } from './known-failures.ts';
 
 const TAG = 'v6.2.1';
+/** Under packages/test/src; a streams/ test is named by its file alone, as the lists have it. */
 const FILES = [
-  'appendToStream.test.ts',
-  'appendToStream-batch-append.test.ts',
-  'appendToStream-errors.test.ts',
-  'readStream.test.ts',
-  'readAll.test.ts',
-  'subscribeToAll.test.ts',
-  'subscribeToAll-filters.test.ts',
+  'streams/appendToStream.test.ts',
+  'streams/appendToStream-batch-append.test.ts',
+  'streams/appendToStream-errors.test.ts',
+  'streams/readStream.test.ts',
+  'streams/readAll.test.ts',
+  'streams/subscribeToAll.test.ts',
+  'streams/subscribeToAll-filters.test.ts',
+  // Against the stand-in cluster (test/support/esdb-stand-in-cluster.ts), through harness.ts's createTestCluster.
+  'connection/cluster.test.ts',
+  'connection/not-leader.test.ts',
+  'connection/reconnect/NotLeaderError.test.ts',
+  'connection/reconnect/UnavailableError.test.ts',
+  'connection/reconnect/all-nodes-down.test.ts',
+  'connection/reconnect/mid-stream.test.ts',
+  'connection/reconnect/no-reconnection.test.ts',
+  'connection/deadline/deadline-effects.test.ts',
 ];
 
 const clone = process.argv[2] ?? process.env.ESDB_CLIENT_REPO;
@@ -37,8 +47,9 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 const harness = join(root, 'test', 'official-client', 'harness.ts');
 const copies = FILES.map((file) => {
-  const source = execFileSync('git', ['-C', clone, 'show', `${TAG}:packages/test/src/streams/${file}`], { encoding: 'utf8' });
-  const target = join(work, file);
+  const source = execFileSync('git', ['-C', clone, 'show', `${TAG}:packages/test/src/${file}`], { encoding: 'utf8' });
+  const target = join(work, file.replace(/^streams\//, ''));
+  mkdirSync(dirname(target), { recursive: true });
   const globals = `import { installJestGlobals } from ${JSON.stringify(join(root, 'test', 'official-client', 'jest-globals.ts'))};\ninstallJestGlobals();\n`;
   writeFileSync(target, globals + source.replaceAll('"@test-utils"', JSON.stringify(harness)));
   return target;

@@ -3,6 +3,7 @@ import { mock } from 'node:test';
 import { DeadlineExceededError, type EventStoreDBClient } from '@eventstore/db-client';
 import { retryDelayMs as commandRetryDelayMs } from '../../src/commands/handle-command.ts';
 import { EsdbAppendWatch } from '../../src/events/esdb-append-watch.ts';
+import { EsdbLeaderConnection } from '../../src/events/esdb-leader-connection.ts';
 import { appendExactlyOnce } from '../../src/events/esdb-unknown-outcome.ts';
 import { EventStoreUnavailableError } from '../../src/events/event-store.ts';
 import { RedisTimelineNotifier } from '../../src/notifications/redis-timeline-notifier.ts';
@@ -95,7 +96,7 @@ describe('back-off policies, pinned by their delays', () => {
       }),
     );
     assert.equal(outcome.status, 'rejected');
-    assert.equal((outcome).reason.code, 'SQLITE_BUSY');
+    assert.equal(outcome.reason.code, 'SQLITE_BUSY');
     assert.deepEqual(gaps(tries).slice(0, 9), [1, 2, 4, 8, 16, 32, 64, 100, 100]);
     assert.ok(
       gaps(tries)
@@ -132,9 +133,9 @@ describe('back-off policies, pinned by their delays', () => {
         return Promise.reject(new DeadlineExceededError());
       },
     } as unknown as EventStoreDBClient;
-    const outcome = await onMockedClock(() => appendExactlyOnce(client, 'filter-x', [], 'no_stream', 2000));
+    const outcome = await onMockedClock(() => appendExactlyOnce(new EsdbLeaderConnection(client), 'filter-x', [], 'no_stream', 2000));
     assert.equal(outcome.status, 'rejected');
-    assert.ok((outcome).reason instanceof EventStoreUnavailableError);
+    assert.ok(outcome.reason instanceof EventStoreUnavailableError);
     assert.deepEqual(gaps(tries), [50, 100, 200, 400, 500, 500]);
     // 1250 + 500 < 2000 was paused for; 1750 + 500 was not.
     assert.equal(tries.at(-1), 1750);

@@ -48,6 +48,39 @@ export interface WriteGate {
   timeouts?: number;
   /** A secure node's access check (esdb-stand-in-security.ts): the error to answer with, or null. */
   check?: (metadata: Metadata, stream: string) => Error | null;
+  /** A cluster node's part (esdb-stand-in-cluster.ts): take the write, refuse it not ready, or name the leader. */
+  route?: (metadata: Metadata) => Route;
+  /** A cluster node's rule for a repeat whose original it has not indexed yet: dropped, no answer (IdempotentNotReady). */
+  drops?: (stream: string, expected: Expected, proposed: readonly ProposedEvent[]) => boolean;
+}
+
+/** Where a cluster node sends a call: served here, refused as not ready, or NotLeader naming the leader. */
+export type Route = 'serve' | 'not_ready' | { readonly leader: { readonly host: string; readonly port: number } };
+
+/**
+ * RpcExceptions.LeaderInfo (v24.10.0 src/EventStore.Core/Services/Transport/Grpc/RpcExceptions.cs 26-31):
+ * NOT_FOUND "Leader info available" with the leader's host and port in the trailers, which the client
+ * raises as NotLeaderError and reconnects to (EventStore-Client-NodeJS packages/db-client/src/Client/index.ts).
+ */
+export function notLeader(leader: { host: string; port: number }) {
+  const metadata = new Metadata();
+  metadata.set('exception', 'not-leader');
+  metadata.set('leader-endpoint-host', leader.host);
+  metadata.set('leader-endpoint-port', String(leader.port));
+  return Object.assign(new Error('Leader info available'), { code: status.NOT_FOUND, details: 'Leader info available', metadata });
+}
+
+/**
+ * A repeat dropped by the storage writer (StorageWriterService.cs 684-688, v24.10.0: "just drop the write and
+ * wait for the client to retry") is never answered by it; the request manager's prepare timeout answers.
+ */
+function dropped(gate: WriteGate, stream: string, expected: Expected, proposed: readonly ProposedEvent[], timedOut: () => void): boolean {
+  if (!gate.drops?.(stream, expected, proposed)) return false;
+  setTimeout(() => {
+    gate.timeouts = (gate.timeouts ?? 0) + 1;
+    timedOut();
+  }, gate.writeTimeoutMs ?? WRITE_TIMEOUT_MS);
+  return true;
 }
 
 /** ServerNotReady / ServerBusy of src/EventStore.Core/Services/Transport/Grpc/RpcExceptions.cs (v24.10.0). */
@@ -125,17 +158,23 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
       const denied = gate.check?.(call.metadata, streamNameOf(given.getStreamIdentifier()));
       if (denied) return done(denied);
       if (size > MAX_APPEND_SIZE) return done(appendTooLarge());
-      // Streams.Append.cs: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy(), status UNAVAILABLE.
+      // Streams.Append.cs 106-107: a NotHandled answer becomes RpcExceptions.ServerNotReady()/ServerBusy()
+      // (UNAVAILABLE) or, for NotLeader, RpcExceptions.LeaderInfo (RpcExceptions.cs 146-162).
+      const route = gate.route?.(call.metadata) ?? 'serve';
+      if (route !== 'serve')
+        return done(route === 'not_ready' ? { code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE.not_ready } : notLeader(route.leader));
       if (gate.refuse) return done({ code: status.UNAVAILABLE, details: NOT_HANDLED_MESSAGE[gate.refuse] });
+      const expected: Expected = given.hasRevision()
+        ? { kind: 'revision', revision: BigInt(given.getRevision()) }
+        : { kind: given.hasNoStream() ? 'no_stream' : given.hasStreamExists() ? 'stream_exists' : 'any' };
+      const timedOut = () => done({ code: status.ABORTED, details: 'Operation timed out: Commit phase timeout.' });
+      if (dropped(gate, streamNameOf(given.getStreamIdentifier()), expected, proposed, timedOut)) return;
       // The write is published now (Streams.Append.cs 89-100); a Prepare/CommitTimeout is answered as
       // RpcExceptions.Timeout, ABORTED "Operation timed out: ..." (RpcExceptions.cs 15; Streams.Append.cs 140-143),
       // and a call the client has given up on (its deadline) no longer hears anything; the write goes on.
       through(
         gate,
         (answered) => {
-          const expected: Expected = given.hasRevision()
-            ? { kind: 'revision', revision: BigInt(given.getRevision()) }
-            : { kind: given.hasNoStream() ? 'no_stream' : given.hasStreamExists() ? 'stream_exists' : 'any' };
           const outcome = log.append(streamNameOf(given.getStreamIdentifier()), expected, proposed);
           if (answered || call.cancelled) return;
           const response = new pb.AppendResp();
@@ -156,7 +195,7 @@ export function append(log: StandInLog, served: Served, gate: WriteGate) {
           else wrong.setExpectedAny(new shared.Empty());
           done(null, response.setWrongExpectedVersion(wrong));
         },
-        () => done({ code: status.ABORTED, details: 'Operation timed out: Commit phase timeout.' }),
+        timedOut,
       );
     });
   };
@@ -210,7 +249,15 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
       const options = entry.options;
       const response = () => new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
       const stream = streamNameOf(options.getStreamIdentifier());
-      if (gate.refuse) return void call.write(response().setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[gate.refuse], new Empty(), 'google.protobuf.Empty')));
+      // Streams.BatchAppend.cs 222-235: not ready is a Status with an Empty detail (the client's UnknownError);
+      // NotLeader throws RpcExceptions.LeaderInfo, which ends the whole call (writer.TryComplete(ex), 216).
+      const route = gate.route?.(call.metadata) ?? 'serve';
+      const refuse = route === 'not_ready' ? 'not_ready' : gate.refuse;
+      if (typeof route === 'object') {
+        open.delete(call);
+        return void call.emit('error', notLeader(route.leader));
+      }
+      if (refuse) return void call.write(response().setError(failure(0, BATCH_NOT_HANDLED_MESSAGE[refuse], new Empty(), 'google.protobuf.Empty')));
       // Status.AccessDenied (Status.cs): PERMISSION_DENIED with an AccessDenied detail.
       if (gate.check?.(call.metadata, stream))
         return void call.write(
@@ -219,14 +266,19 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
       // Streams.BatchAppend.cs 150, 194-206: the write's own deadline timer answers only while it is pending,
       // before its final chunk; from here the write is published and runs on. The request manager's
       // Prepare/CommitTimeout becomes Status.Timeout (253-256); the write is made all the same.
+      const expected: Expected = options.hasStreamPosition()
+        ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }
+        : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
+      const timedOut = () =>
+        void (
+          call.cancelled || call.write(response().setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')))
+        );
+      if (dropped(gate, stream, expected, entry.events, timedOut)) return;
       through(
         gate,
         (answered) => {
           const response = new pb.BatchAppendResp().setCorrelationId(req.getCorrelationId()).setStreamIdentifier(options.getStreamIdentifier());
           served.BatchAppend += 1;
-          const expected: Expected = options.hasStreamPosition()
-            ? { kind: 'revision', revision: BigInt(options.getStreamPosition()) }
-            : { kind: options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any' };
           const outcome = log.append(stream, expected, entry.events);
           if (outcome.ok) {
             const at = outcome.position.toString();
@@ -247,10 +299,7 @@ export function batchAppend(log: StandInLog, open: Set<{ end(): void }>, served:
           }
           if (!answered && !call.cancelled) call.write(response);
         },
-        () =>
-          void (
-            call.cancelled || call.write(response().setError(failure(status.DEADLINE_EXCEEDED, 'Timeout', new shared.Timeout(), 'event_store.client.Timeout')))
-          ),
+        timedOut,
       );
     });
     call.on('end', () => {

@@ -196,6 +196,11 @@ export class StandInLog {
     return stored;
   }
 
+  /** The first write's answer if this append repeats one already in the log (IndexWriter.CheckCommit), else null. */
+  repeatOf(stream: string, expected: Expected, proposed: readonly ProposedEvent[]): AppendOutcome | null {
+    return this.idempotent(stream, expected, proposed);
+  }
+
   /** What a restart or a leader change does to the deduplication of `any` and `stream_exists` appends. */
   forgetCommittedIds(): void {
     this.committedIds.clear();

@@ -4,7 +4,9 @@ import { Server, ServerCredentials, status, type Metadata, type sendUnaryData, t
 import type * as StreamsGrpc from '@eventstore/db-client/generated/streams_grpc_pb.js';
 import type * as FeaturesGrpc from '@eventstore/db-client/generated/serverfeatures_grpc_pb.js';
 import type * as Streams from '@eventstore/db-client/generated/streams_pb.js';
-import { append, batchAppend, supportedMethods, type Served, type WriteGate } from './esdb-stand-in-appends.ts';
+import type * as GossipGrpc from '@eventstore/db-client/generated/gossip_grpc_pb.js';
+import type * as GossipPb from '@eventstore/db-client/generated/gossip_pb.js';
+import { append, batchAppend, notLeader, supportedMethods, type Route, type Served, type WriteGate } from './esdb-stand-in-appends.ts';
 import { StandInLog, type StoredEvent } from './esdb-stand-in-log.ts';
 import { checkAccess, STAND_IN_USERS, standInTls, type Tls } from './esdb-stand-in-security.ts';
 import { allStart, checkpointAt, failure, filterOf, streamDeleted, streamNameOf, toReadResp, type ReadOptions } from './esdb-stand-in-messages.ts';
@@ -15,6 +17,18 @@ const require = createRequire(import.meta.url);
 const { StreamsService } = require('@eventstore/db-client/generated/streams_grpc_pb.js') as typeof StreamsGrpc;
 const { ServerFeaturesService } = require('@eventstore/db-client/generated/serverfeatures_grpc_pb.js') as typeof FeaturesGrpc;
 const pb = require('@eventstore/db-client/generated/streams_pb.js') as typeof Streams;
+const { GossipService } = require('@eventstore/db-client/generated/gossip_grpc_pb.js') as typeof GossipGrpc;
+
+/**
+ * A node's part in a cluster (esdb-stand-in-cluster.ts): where its calls go, how much of the shared log it
+ * holds, and its members' view for Gossip.Read.
+ */
+export interface ClusterPart {
+  route(metadata: Metadata, call: 'read' | 'write'): Route;
+  /** Records of the shared log this node has: all of them on the leader, fewer on a lagging or cut-off node. */
+  holds(): number;
+  gossip(): GossipPb.ClusterInfo;
+}
 
 /** Which append call the client is led to use: a 21.10+ server advertises BatchAppend, older ones do not. */
 export type AppendCall = 'BatchAppend' | 'Append';
@@ -30,6 +44,12 @@ export interface StandInOptions {
   readonly systemProjections?: boolean;
   /** TLS and users, as a secure node (esdb-stand-in-security.ts); insecure, as `--insecure`, otherwise. */
   readonly secure?: boolean;
+  /** A cluster member: the log it shares with the other nodes, and its part (esdb-stand-in-cluster.ts). */
+  readonly log?: StandInLog;
+  readonly cluster?: ClusterPart;
+  /** The cluster's one certificate (a secure cluster), and a node's port when it comes back after a stop. */
+  readonly tls?: Tls;
+  readonly port?: number;
 }
 
 /** Records the stand-in sends per read or subscription page before it yields to the event loop. */
@@ -47,7 +67,7 @@ const PROJECTION_CHECKPOINT_EVERY = 64;
  * is stored on disk; there is no cluster and no TLS.
  */
 export class EsdbStandIn {
-  readonly log = new StandInLog();
+  readonly log: StandInLog;
   /** Appends served per call, so a test can tell which path the client took. */
   readonly served: Served = { Append: 0, BatchAppend: 0 };
   /** Records sent to readers of $all (reads and subscriptions): what re-reading a tail costs. */
@@ -60,12 +80,23 @@ export class EsdbStandIn {
   private port = 0;
   private tls: Tls | null = null;
   private projected = 0;
+  private cluster: ClusterPart | null = null;
+
+  private constructor(log?: StandInLog) {
+    this.log = log ?? new StandInLog();
+  }
 
   static async start(options: StandInOptions | AppendCall = {}): Promise<EsdbStandIn> {
-    const { appendCall = 'BatchAppend', systemProjections = false, secure = false } = typeof options === 'string' ? { appendCall: options } : options;
-    const standIn = new EsdbStandIn();
-    standIn.tls = secure ? standInTls() : null;
-    if (secure) standIn.gate.check = (metadata, stream) => standIn.denied({ metadata }, stream);
+    const given = typeof options === 'string' ? { appendCall: options } : options;
+    const { appendCall = 'BatchAppend', systemProjections = false, secure = false } = given;
+    const standIn = new EsdbStandIn(given.log);
+    if (given.cluster) {
+      standIn.cluster = given.cluster;
+      standIn.gate.route = (metadata) => given.cluster!.route(metadata, 'write');
+      standIn.server.addService(GossipService, { read: (_call: unknown, done: sendUnaryData<GossipPb.ClusterInfo>) => done(null, given.cluster!.gossip()) });
+    }
+    standIn.tls = given.tls ?? (secure ? standInTls() : null);
+    if (standIn.tls) standIn.gate.check = (metadata, stream) => standIn.denied({ metadata }, stream);
     standIn.server.addService(StreamsService, {
       append: append(standIn.log, standIn.served, standIn.gate),
       batchAppend: batchAppend(standIn.log, standIn.calls, standIn.served, standIn.gate),
@@ -76,7 +107,7 @@ export class EsdbStandIn {
     if (appendCall === 'BatchAppend') standIn.server.addService(ServerFeaturesService, { getSupportedMethods: supportedMethods('24.10.0-stand-in') });
     if (systemProjections) standIn.log.watch((appended) => setImmediate(() => standIn.project(appended)));
     standIn.port = await new Promise<number>((resolve, reject) =>
-      standIn.server.bindAsync('127.0.0.1:0', standIn.tls?.credentials ?? ServerCredentials.createInsecure(), (error, port) =>
+      standIn.server.bindAsync(`127.0.0.1:${given.port ?? 0}`, standIn.tls?.credentials ?? ServerCredentials.createInsecure(), (error, port) =>
         error ? reject(error) : resolve(port),
       ),
     );
@@ -154,6 +185,26 @@ export class EsdbStandIn {
     await new Promise<void>((resolve) => this.server.tryShutdown(() => resolve()));
   }
 
+  /** A node killed: every connection dropped at once, nothing answered; writes it held may still be `release`d into a shared log. */
+  kill(): void {
+    this.server.forceShutdown();
+  }
+
+  /** The records this node serves reads from: a follower's or a cut-off node's copy ends early. */
+  private held(): readonly StoredEvent[] {
+    const holds = this.cluster?.holds();
+    return holds === undefined ? this.log.events : this.log.events.slice(0, holds);
+  }
+
+  /** A stream as this node holds it. */
+  private heldStream(name: string): readonly StoredEvent[] {
+    const events = this.log.stream(name, 0n);
+    const holds = this.cluster?.holds();
+    if (holds === undefined || holds >= this.log.events.length) return events;
+    const end = this.log.events[holds]!.commit;
+    return events.filter((e) => e.commit < end);
+  }
+
   /** What $by_category and $by_event_type write after an append: a link per event, a checkpoint now and then. */
   private project(appended: readonly StoredEvent[]): void {
     for (const event of appended) {
@@ -185,32 +236,35 @@ export class EsdbStandIn {
     const target = options.hasStream() ? streamNameOf(options.getStream()!.getStreamIdentifier()) : '$all';
     const denied = this.denied(call, target);
     if (denied) return void call.emit('error', denied);
+    // ClusterVNodeController.cs 205-214, 679-689 (v24.10.0): a read that requires the leader, on a node that
+    // is not, is NotLeader when a leader is known and not ready (RpcExceptions.ServerNotReady) when none is.
+    const route = this.cluster?.route(call.metadata, 'read') ?? 'serve';
+    if (route === 'not_ready') return void call.emit('error', failure(status.UNAVAILABLE, 'Server Is Not Ready'));
+    if (route !== 'serve') return void call.emit('error', notLeader(route.leader));
     if (options.hasSubscription()) return this.subscribe(call, options);
     const count = options.hasCount() ? Number(options.getCount()) : Number.MAX_SAFE_INTEGER;
     if (options.hasStream()) {
       const stream = options.getStream()!;
       const name = streamNameOf(stream.getStreamIdentifier());
       if (this.log.isDeleted(name)) return void call.emit('error', streamDeleted(name));
-      if (this.log.head(name) === null) {
+      const held = this.heldStream(name);
+      if (held.length === 0) {
         call.write(new pb.ReadResp().setStreamNotFound(new pb.ReadResp.StreamNotFound().setStreamIdentifier(stream.getStreamIdentifier())));
         return void call.end();
       }
-      const head = this.log.head(name)!;
+      const head = held.at(-1)!.revision;
       const from = stream.hasRevision() ? BigInt(stream.getRevision()) : stream.hasEnd() || backwards ? head : 0n;
-      const events = backwards
-        ? this.log
-            .stream(name, 0n)
-            .filter((e) => e.revision <= from)
-            .reverse()
-        : this.log.stream(name, from);
+      const events = backwards ? held.filter((e) => e.revision <= from).reverse() : held.filter((e) => e.revision >= from);
       return void this.send(call, events.slice(0, count), false);
     }
     // A read of $all starts at the position it is given, inclusively, which must be a record boundary.
     const from = allStart(options);
-    const start = from === 'start' ? 0 : from === 'end' ? this.log.events.length : this.log.indexAt(from);
-    if (start === null) return void call.emit('error', failure(status.INVALID_ARGUMENT, 'Trying to read from an invalid position.'));
+    const all = this.held();
+    const found = from === 'start' ? 0 : from === 'end' ? all.length : this.log.indexAt(from);
+    if (found === null) return void call.emit('error', failure(status.INVALID_ARGUMENT, 'Trying to read from an invalid position.'));
+    const start = Math.min(found, all.length);
     const keep = filterOf(options);
-    const events = backwards ? this.log.events.slice(0, from === 'start' ? this.log.events.length : start).reverse() : this.log.events.slice(start);
+    const events = backwards ? all.slice(0, from === 'start' ? all.length : start).reverse() : all.slice(start);
     this.openReads.add(call);
     call.on('cancelled', () => this.openReads.delete(call));
     void this.sendAll(call, events, keep, count);
