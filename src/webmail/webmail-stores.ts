@@ -68,6 +68,8 @@ export async function openWebmailStores(options: WebmailStoreOptions): Promise<W
       'unreadCount',
       'moveToTrash',
       'moveTo',
+      'saveDraft',
+      'deleteDraft',
       'correspondents',
     ]),
     rateLimit: retryingStore(rateLimit, 'login counters', ['isLocked', 'recordFailure', 'forget']),

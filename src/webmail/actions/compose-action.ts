@@ -16,7 +16,7 @@ export async function composeAction(services: WebmailServices, request: WebmailR
   const id = input(request, '_id', 'GET');
   if (id !== undefined) {
     const compose = await services.compose.find(session.id, id);
-    if (compose) return sendPage(request.ctx, 200, composePage(await viewerOf(mailbox, session), compose));
+    if (compose) return sendPage(request.ctx, 200, composePage(await viewerOf(mailbox, session), compose, await services.compose.attachments(session.id, id)));
     if (id !== session.lastComposeId) return sendPage(request.ctx, 450, composeSessionErrorPage());
   }
   const compose = await services.compose.open(session.id, await composeDefaults(request, mailbox));

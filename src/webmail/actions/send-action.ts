@@ -41,9 +41,14 @@ export async function sendAction(services: WebmailServices, request: WebmailRequ
     await services.compose.release(composeId);
     return answer(request, { type: 'error', message: original.refused });
   }
+  const uploads = (await services.compose.attachedFiles(session.id, composeId)).map(({ filename, content, contentType }) => ({
+    filename,
+    raw: content,
+    contentType,
+  }));
   const outcome = await mailbox
     .send({
-      forwarded: original ? [original] : undefined,
+      forwarded: [...(original ? [original] : []), ...uploads],
       inReplyTo: thread?.inReplyTo,
       references: thread?.references,
       to: input(request, '_to', 'POST') ?? '',

@@ -2,7 +2,8 @@ import { html, type SafeHtml } from './html.ts';
 import type { MailAttachment, MailFolder, MailMessage } from '../mail/mailbox.ts';
 import { appFrame, type Viewer } from './app-frame.ts';
 
-function size(bytes: number): string {
+/** A size as the attachment lists show it. */
+export function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
