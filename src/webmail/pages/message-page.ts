@@ -60,7 +60,12 @@ export function messagePage(viewer: Viewer, folder: MailFolder, message: MailMes
 ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')}</dd>` : ''}
 <dt>Date</dt><dd><time datetime="${message.date}">${new Date(message.date).toUTCString()}</time></dd>
 </dl>
-<div class="actions"><a class="button" href="${reply}">Reply</a>
+<div class="actions">${
+      folder.role === 'drafts'
+        ? html`<a class="button" id="edit-draft-button" href="/webmail/?_task=mail&amp;_action=compose&amp;_draft_uid=${message.uid}">Edit draft</a>
+`
+        : ''
+    }<a class="button" href="${reply}">Reply</a>
 <a class="button" id="reply-all-button" href="${reply}&amp;_reply_mode=all">Reply all</a>
 <a class="button" id="forward-button" href="${forward}">Forward</a>
 <a class="button" id="forward-attachment-button" href="${forward}&amp;_attachment=1">Forward as attachment</a>
