@@ -7,6 +7,8 @@ import { listAction, previewAction, showAction } from './actions/mailbox-actions
 import { deleteAction, moveAction } from './actions/selection-actions.ts';
 import { markAction } from './actions/mark-action.ts';
 import { refreshAction } from './actions/refresh-action.ts';
+import { removeAttachmentAction } from './actions/remove-attachment-action.ts';
+import { uploadAction } from './actions/upload-action.ts';
 import { sendAction } from './actions/send-action.ts';
 import { unauthenticated } from './actions/unauthenticated.ts';
 import { viewSourceAction } from './actions/view-source-action.ts';
@@ -54,11 +56,15 @@ export async function routeRequest(services: WebmailServices, request: WebmailRe
   if (request.task === 'login' && request.action === 'login' && request.method === 'POST') return loginAction(services, request);
   if (request.task === 'logout') return logoutAction(services, request, loggedIn !== null);
   if (!loggedIn) return unauthenticated(services, request, resolved.sessionLost);
+  // A multipart body is read by the upload itself, which checks the token (header or first field) before keeping a byte.
+  if (request.task === 'mail' && request.action === 'upload' && request.method === 'POST') return uploadAction(services, request, loggedIn);
   if (request.method === 'POST' && !services.security.check(request, 'POST')) return sendForbidden(request);
   if (request.task === 'login') return redirect(request.ctx, '/webmail/?_task=mail');
   if (request.task !== 'mail') return notFound(request);
   // keep-alive only touches the session: it must not cost an IMAP login.
   if (request.action === 'keep-alive' && request.method !== 'POST') return new AjaxResponse('keep-alive').send(request.ctx);
+  // The compose ID's files are the session's: no mailbox is opened (over IMAP that is a login) for them.
+  if (request.action === 'remove-attachment' && request.method === 'POST') return removeAttachmentAction(services, request, loggedIn);
   const action = MAIL_ACTIONS[request.action];
   if (!action || (action.method === 'POST') !== (request.method === 'POST')) return notFound(request);
   try {

@@ -44,7 +44,18 @@ export async function openWebmailStores(options: WebmailStoreOptions): Promise<W
   const rateLimit = new SqliteLoginRateLimit(sessionDb, { now, ...options.rateLimit });
   return {
     sessions: retryingStore(sessions, 'webmail sessions', ['create', 'find', 'logIn', 'markLoginPageShown', 'rememberSentCompose', 'destroy']),
-    compose: retryingStore(new SqliteComposeStore(sessionDb), 'webmail compose', ['open', 'find', 'claim', 'release', 'finish']),
+    compose: retryingStore(new SqliteComposeStore(sessionDb), 'webmail compose', [
+      'open',
+      'find',
+      'claim',
+      'release',
+      'finish',
+      'attach',
+      'attachments',
+      'attachedFiles',
+      'detach',
+      'keepDraft',
+    ]),
     mail: retryingStore(mail, 'mail', [
       'deliver',
       'list',
@@ -57,6 +68,8 @@ export async function openWebmailStores(options: WebmailStoreOptions): Promise<W
       'unreadCount',
       'moveToTrash',
       'moveTo',
+      'saveDraft',
+      'deleteDraft',
       'correspondents',
     ]),
     rateLimit: retryingStore(rateLimit, 'login counters', ['isLocked', 'recordFailure', 'forget']),

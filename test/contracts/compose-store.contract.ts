@@ -16,7 +16,7 @@ export function composeStoreContract(name: string, fixture: () => LocationFixtur
       const defaults = { to: 'a@b, c@d', cc: 'e@f', subject: 'Re: $where {"a.b": 1}', body: `__proto__\n${'x'.repeat(200_000)}` };
       const draft = await compose.open(mine.id, defaults);
       assert.match(draft.id, /^[0-9]+[0-9a-f]{13}$/);
-      assert.deepEqual(await compose.find(mine.id, draft.id), { id: draft.id, defaults });
+      assert.deepEqual(await compose.find(mine.id, draft.id), { id: draft.id, defaults, draft: null });
       assert.equal(await compose.find(theirs.id, draft.id), null);
       assert.equal(await compose.claim(theirs.id, draft.id), false, "another session's ID is not claimed");
     });
@@ -29,7 +29,7 @@ export function composeStoreContract(name: string, fixture: () => LocationFixtur
       assert.deepEqual(claims.sort(), [false, true]);
       assert.equal(await second.compose.find(session.id, draft.id), null, 'an ID being sent is not open for editing');
       await second.compose.release(draft.id);
-      assert.deepEqual(await first.compose.find(session.id, draft.id), { id: draft.id, defaults: EMPTY });
+      assert.deepEqual(await first.compose.find(session.id, draft.id), { id: draft.id, defaults: EMPTY, draft: null });
       assert.equal(await first.compose.claim(session.id, draft.id), true);
       await first.compose.finish(draft.id);
       await second.compose.release(draft.id);
@@ -49,7 +49,7 @@ export function composeStoreContract(name: string, fixture: () => LocationFixtur
         assert.equal(await compose.claim(key, draft.id), false, label);
         await compose.finish(key);
       }
-      assert.deepEqual(await compose.find(session.id, draft.id), { id: draft.id, defaults: EMPTY });
+      assert.deepEqual(await compose.find(session.id, draft.id), { id: draft.id, defaults: EMPTY, draft: null });
     });
   });
 }

@@ -20,6 +20,11 @@ export class WebmailClient {
     return this.send('POST', path, new URLSearchParams(form).toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
   }
 
+  /** A `multipart/form-data` POST (fetch writes the boundary); `token` sends it as the page script's XHR. */
+  async upload(path: string, form: FormData, token?: string): Promise<WebmailResponse> {
+    return this.send('POST', path, form, token === undefined ? {} : { 'x-roundcube-request': token });
+  }
+
   /** An XHR as the page script sends it: the request token in X-Roundcube-Request. */
   async ajax(path: string, form: Record<string, string>, token = this.requestToken): Promise<WebmailResponse> {
     return this.post(path, form, { 'x-roundcube-request': token });
@@ -54,7 +59,7 @@ export class WebmailClient {
     return this.cookies.get('roundcube_sessid') ?? '';
   }
 
-  private async send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<WebmailResponse> {
+  private async send(method: string, path: string, body: string | FormData | undefined, headers: Record<string, string>): Promise<WebmailResponse> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const response = await fetch(this.baseUrl + path, {
       method,

@@ -1,3 +1,4 @@
+import { composeAttachmentsContract } from '../contracts/compose-attachments.contract.ts';
 import { composeStoreContract } from '../contracts/compose-store.contract.ts';
 import { loginRateLimitContract } from '../contracts/login-rate-limit.contract.ts';
 import { mailStoreContract } from '../contracts/mail-store.contract.ts';
@@ -13,6 +14,7 @@ describe('Webmail store adapters (SQLite, the MongoDB stand-in, and a MongoDB se
     loginRateLimitContract(name, fixture);
     sessionStoreContract(name, fixture);
     composeStoreContract(name, fixture);
+    composeAttachmentsContract(name, fixture);
     mailStoreContract(name, fixture);
     mailStoreSearchContract(name, fixture);
     mailStoreMoveContract(name, fixture);

@@ -1,5 +1,6 @@
 import { composePage } from '../pages/compose-page.ts';
-import { composeSessionErrorPage } from '../pages/error-page.ts';
+import { composeSessionErrorPage, errorPage } from '../pages/error-page.ts';
+import { resumeDraft } from './draft-action.ts';
 import { redirect, sendPage } from '../responses.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { input, type WebmailRequest } from '../webmail-request.ts';
@@ -16,8 +17,19 @@ export async function composeAction(services: WebmailServices, request: WebmailR
   const id = input(request, '_id', 'GET');
   if (id !== undefined) {
     const compose = await services.compose.find(session.id, id);
-    if (compose) return sendPage(request.ctx, 200, composePage(await viewerOf(mailbox, session), compose));
+    if (compose) return sendPage(request.ctx, 200, composePage(await viewerOf(mailbox, session), compose, await services.compose.attachments(session.id, id)));
     if (id !== session.lastComposeId) return sendPage(request.ctx, 450, composeSessionErrorPage());
+  }
+  const draftUid = Number(input(request, '_draft_uid', 'GET'));
+  if (Number.isSafeInteger(draftUid) && draftUid > 0 && draftUid < 2 ** 32) {
+    const resumed = await resumeDraft(services, session, mailbox, draftUid);
+    if (!resumed)
+      return sendPage(
+        request.ctx,
+        404,
+        errorPage({ title: 'Not found', lines: ['Message not found'], link: { href: '/webmail/?_task=mail&_mbox=Drafts', text: 'Go to Drafts' } }),
+      );
+    return redirect(request.ctx, `/webmail/?_task=mail&_action=compose&_id=${resumed.id}`);
   }
   const compose = await services.compose.open(session.id, await composeDefaults(request, mailbox));
   redirect(request.ctx, `/webmail/?_task=mail&_action=compose&_id=${compose.id}`);

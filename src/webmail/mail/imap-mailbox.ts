@@ -13,7 +13,10 @@ import {
   type MailSource,
   type OutgoingMail,
   type SendOutcome,
+  type DraftOutcome,
+  type ForwardedOriginal,
 } from './mailbox.ts';
+import { deleteImapDraft, draftsFolder, imapDraftFiles, saveImapDraft } from './imap-drafts.ts';
 import type { MessageParser } from './message-parser.ts';
 import type { MailSearch, SearchField } from './mail-search.ts';
 import { READING_LIMITS } from './reading-limits.ts';
@@ -56,6 +59,7 @@ export class ImapMailbox implements Mailbox {
     private readonly outbox: ImapOutbox | null,
     private readonly parser: MessageParser,
     readonly address: string,
+    private readonly mailDomain: string,
   ) {}
 
   folders(): Promise<MailFolder[]> {
@@ -206,6 +210,18 @@ export class ImapMailbox implements Mailbox {
       const sent = (await this.folders()).find((entry) => entry.role === 'sent');
       return outbox.send(mail, this.address, (raw) => (sent ? this.client.append(sent.path, raw, ['\\Seen']).then(() => undefined) : Promise.resolve()));
     });
+  }
+
+  saveDraft(mail: OutgoingMail, replacing: number | null): Promise<DraftOutcome> {
+    return this.call(async () => saveImapDraft(this.client, draftsFolder(await this.folders()), mail, this.address, this.mailDomain, replacing));
+  }
+
+  deleteDraft(uid: number): Promise<boolean> {
+    return this.call(async () => deleteImapDraft(this.client, draftsFolder(await this.folders()), uid));
+  }
+
+  draftFiles(uid: number): Promise<ForwardedOriginal[] | null> {
+    return this.call(async () => imapDraftFiles(this.client, draftsFolder(await this.folders()), uid));
   }
 
   correspondents(search: string, limit: number): Promise<string[]> {

@@ -52,7 +52,7 @@ export class ImapMailboxes implements MailboxProvider {
     try {
       const client = await connectImap(this.server, identity.username, password);
       const outbox = this.deps.smtpUrl ? new ImapOutbox(this.deps.smtpUrl, { user: identity.username, password }, this.deps.mailDomain) : null;
-      return new ImapMailbox(client, this.server, outbox, this.parser, this.addressOf(identity.username));
+      return new ImapMailbox(client, this.server, outbox, this.parser, this.addressOf(identity.username), this.deps.mailDomain);
     } catch (error) {
       throw unavailable(this.server, error);
     }

@@ -5,7 +5,8 @@ import { forwardedParts } from './imap-outbox.ts';
 import nodemailer from 'nodemailer';
 import type { MailSearch } from './mail-search.ts';
 import { shownText } from './reading-limits.ts';
-import { isFolder, type MailStore, type MessageHeader } from './mail-store.ts';
+import { FOLDERS, isFolder, type MailStore, type MessageHeader } from './mail-store.ts';
+import { domainOf, parseRecipients } from './addresses.ts';
 import type { MailSender } from './mail-sender.ts';
 import {
   MARKS,
@@ -20,10 +21,13 @@ import {
   type MailSource,
   type OutgoingMail,
   type SendOutcome,
+  type DraftOutcome,
+  type ForwardedOriginal,
 } from './mailbox.ts';
+import { randomUUID } from 'node:crypto';
 
-const ROLES = { INBOX: 'inbox', Sent: 'sent', Trash: 'trash' } as const;
-const NAMES = { INBOX: 'Inbox', Sent: 'Sent', Trash: 'Trash' } as const;
+const ROLES = { INBOX: 'inbox', Sent: 'sent', Drafts: 'drafts', Trash: 'trash' } as const;
+const NAMES = { INBOX: 'Inbox', Sent: 'Sent', Drafts: 'Drafts', Trash: 'Trash' } as const;
 
 const header = (message: MessageHeader): MailHeader => message;
 /** The local store keeps the parts of a message, not its bytes: the original is built again from them. */
@@ -40,7 +44,7 @@ class LocalMailbox implements Mailbox {
 
   async folders(): Promise<MailFolder[]> {
     const folders: MailFolder[] = [];
-    for (const path of ['INBOX', 'Sent', 'Trash'] as const) {
+    for (const path of FOLDERS) {
       folders.push({ path, name: NAMES[path], role: ROLES[path], unread: await this.mail.unreadCount(this.identity.accountId, path) });
     }
     return folders;
@@ -73,7 +77,7 @@ class LocalMailbox implements Mailbox {
       body: body.text,
       seen: stored.seen || markSeen,
       references: [],
-      attachments: forwarded.map(({ filename, raw }) => ({ filename, size: raw.length, contentType: 'message/rfc822' })),
+      attachments: forwarded.map(({ filename, raw, contentType }) => ({ filename, size: raw.length, contentType: contentType ?? 'message/rfc822' })),
       shown: { cut: body.cut, unreadable: null, unlistedAttachments: 0 },
     };
   }
@@ -116,6 +120,33 @@ class LocalMailbox implements Mailbox {
   async send(mail: OutgoingMail): Promise<SendOutcome> {
     const outcome = await this.sender.send({ senderAccountId: this.identity.accountId, senderUsername: this.identity.username, ...mail });
     return outcome.kind === 'sent' ? { kind: 'sent' } : outcome;
+  }
+
+  async saveDraft(mail: OutgoingMail, replacing: number | null): Promise<DraftOutcome> {
+    const domain = domainOf(this.address);
+    const [to, cc] = [parseRecipients(mail.to, domain), parseRecipients(mail.cc, domain)];
+    if ('invalid' in to || 'invalid' in cc) {
+      return { kind: 'refused', message: `Invalid e-mail address: ${'invalid' in to ? to.invalid : (cc as { invalid: string }).invalid}` };
+    }
+    const draft = {
+      messageId: `<${randomUUID()}@${domain}>`,
+      from: this.address,
+      to: to.addresses,
+      cc: cc.addresses,
+      subject: mail.subject.replace(/[\r\n]+/g, ' ').slice(0, 998),
+      body: mail.body,
+      forwarded: mail.forwarded ?? [],
+      date: new Date().toISOString(),
+    };
+    return { kind: 'saved', folder: 'Drafts', uid: await this.mail.saveDraft(this.identity.accountId, draft, replacing) };
+  }
+
+  deleteDraft(uid: number): Promise<boolean> {
+    return this.mail.deleteDraft(this.identity.accountId, uid);
+  }
+
+  async draftFiles(uid: number): Promise<readonly ForwardedOriginal[] | null> {
+    return (await this.mail.get(this.identity.accountId, 'Drafts', uid))?.forwarded ?? null;
   }
 
   correspondents(search: string, limit: number): Promise<readonly string[]> {

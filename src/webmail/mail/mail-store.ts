@@ -1,7 +1,7 @@
 import type { MailSearch } from './mail-search.ts';
 
 /** The folders every account has. */
-export const FOLDERS = ['INBOX', 'Sent', 'Trash'] as const;
+export const FOLDERS = ['INBOX', 'Sent', 'Drafts', 'Trash'] as const;
 export type Folder = (typeof FOLDERS)[number];
 
 export const isFolder = (value: string): value is Folder => (FOLDERS as readonly string[]).includes(value);
@@ -24,8 +24,11 @@ export type MessageHeader = MessageEnvelope & {
   readonly flagged: boolean;
 };
 
-/** An original forwarded as an attachment, kept byte for byte with the message that carries it. */
-export type StoredOriginal = { readonly filename: string; readonly raw: Buffer };
+/**
+ * A file the message carries, kept byte for byte with it: an original forwarded as an attachment
+ * (no `contentType`: `message/rfc822`), or a file uploaded while composing (its type).
+ */
+export type StoredOriginal = { readonly filename: string; readonly raw: Buffer; readonly contentType?: string | undefined };
 
 export type StoredMessage = MessageHeader & { readonly body: string; readonly messageId: string; readonly forwarded: readonly StoredOriginal[] };
 
@@ -37,6 +40,14 @@ export type Delivery = MessageEnvelope & {
   readonly date: string;
   readonly senderAccountId: string;
   readonly localRecipients: readonly { readonly accountId: string; readonly address: string }[];
+};
+
+/** A draft as the account saves it: only ever in its own Drafts. */
+export type SavedDraftMessage = MessageEnvelope & {
+  readonly messageId: string;
+  readonly body: string;
+  readonly forwarded: readonly StoredOriginal[];
+  readonly date: string;
 };
 
 /**
@@ -57,6 +68,10 @@ export interface MailStore {
     limit: number,
     offset: number,
   ): Promise<{ readonly total: number; readonly messages: readonly MessageHeader[] }>;
+  /** Files the draft in the account's Drafts (read, unflagged), and deletes the draft `replacing` there, in one step; the new uid. */
+  saveDraft(accountId: string, draft: SavedDraftMessage, replacing: number | null): Promise<number>;
+  /** Deletes the entry from the account's Drafts for good; false when there is none. */
+  deleteDraft(accountId: string, uid: number): Promise<boolean>;
   /** Messages that arrived after `uid`, newest first. */
   listNewerThan(accountId: string, folder: Folder, uid: number, limit: number): Promise<readonly MessageHeader[]>;
   get(accountId: string, folder: Folder, uid: number): Promise<StoredMessage | null>;

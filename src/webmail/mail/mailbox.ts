@@ -58,11 +58,12 @@ export type OutgoingMail = {
   /** The Message-ID answered, and the thread so far (RFC 5322 In-Reply-To and References). */
   readonly inReplyTo?: string | undefined;
   readonly references?: readonly string[] | undefined;
-  /** Originals forwarded as attachments: each sent as a `message/rfc822` part, its bytes unchanged. */
+  /** Files attached: originals forwarded (`message/rfc822`, their bytes unchanged) and uploads (base64, their type). */
   readonly forwarded?: readonly ForwardedOriginal[] | undefined;
 };
 
-export type ForwardedOriginal = { readonly filename: string; readonly raw: Buffer };
+/** No `contentType`: an original forwarded as an attachment (`message/rfc822`). */
+export type ForwardedOriginal = { readonly filename: string; readonly raw: Buffer; readonly contentType?: string | undefined };
 
 /** `refused` is for the person composing (fix and send again); `relayFailed` also goes to the log. */
 export type SendOutcome =
@@ -70,6 +71,9 @@ export type SendOutcome =
   | { readonly kind: 'sent'; readonly unsaved?: string | undefined }
   | { readonly kind: 'refused'; readonly message: string }
   | { readonly kind: 'relayFailed'; readonly message: string };
+
+/** Where the draft now is, or why it was not saved (for the person composing). */
+export type DraftOutcome = { readonly kind: 'saved'; readonly folder: string; readonly uid: number } | { readonly kind: 'refused'; readonly message: string };
 
 /**
  * The mail server could not be reached or failed mid-request (the adapters turn their drivers' errors
@@ -113,6 +117,15 @@ export interface Mailbox {
   /** Moves those of the uids that are in `folder` to `target` (another of the user's folders); how many moved. */
   move(folder: string, uids: readonly number[], target: string): Promise<number>;
   send(mail: OutgoingMail): Promise<SendOutcome>;
+  /**
+   * Saves the message in the Drafts folder (IMAP: APPEND with \\Draft and \\Seen to the special-use Drafts;
+   * the local store: its Drafts), then deletes the draft it replaces, as Roundcube's send.php with `_draft`.
+   */
+  saveDraft(mail: OutgoingMail, replacing: number | null): Promise<DraftOutcome>;
+  /** Deletes a draft for good (sending it does); false when there is no such draft. */
+  deleteDraft(uid: number): Promise<boolean>;
+  /** A draft's attached files with their bytes, to resume it; null when there is no such draft. */
+  draftFiles(uid: number): Promise<readonly ForwardedOriginal[] | null>;
   /** Addresses this user wrote to or heard from whose text contains `search`, most recent first. */
   correspondents(search: string, limit: number): Promise<readonly string[]>;
   close(): Promise<void>;

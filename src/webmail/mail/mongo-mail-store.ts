@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Binary, Collection, Db } from 'mongodb';
 import { isKey, literalPattern, mongoCall } from '../../shared/mongo-connection.ts';
-import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage } from './mail-store.ts';
+import type { Delivery, Folder, MailStore, MessageHeader, SavedDraftMessage, StoredMessage } from './mail-store.ts';
 import { MAIL_UID_COUNTER } from './mongo-mail-schema.ts';
 import type { MailSearch, SearchField } from './mail-search.ts';
 
@@ -25,7 +25,7 @@ interface EntryDoc {
   body: string;
   messageId: string;
   /** Originals forwarded as attachments; absent when there are none. A Buffer is stored as BSON binary. */
-  forwarded?: { filename: string; raw: Buffer | Binary }[];
+  forwarded?: { filename: string; raw: Buffer | Binary; contentType?: string }[];
 }
 
 interface CorrespondentDoc {
@@ -86,7 +86,9 @@ export class MongoMailStore implements MailStore {
         date: delivery.date,
         body: delivery.body,
         messageId: delivery.messageId,
-        ...(delivery.forwarded?.length ? { forwarded: delivery.forwarded.map(({ filename, raw }) => ({ filename, raw })) } : {}),
+        ...(delivery.forwarded?.length
+          ? { forwarded: delivery.forwarded.map(({ filename, raw, contentType }) => ({ filename, raw, ...(contentType ? { contentType } : {}) })) }
+          : {}),
       };
       const docs: EntryDoc[] = [
         { _id: first, accountId: delivery.senderAccountId, folder: 'Sent', seen: true, ...message },
@@ -133,6 +135,39 @@ export class MongoMailStore implements MailStore {
     });
   }
 
+  saveDraft(accountId: string, draft: SavedDraftMessage, replacing: number | null): Promise<number> {
+    return mongoCall(STORE, async () => {
+      const counter = await this.counters.findOneAndUpdate({ _id: MAIL_UID_COUNTER }, { $inc: { value: 1 } }, { upsert: true, returnDocument: 'after' });
+      const uid = counter!.value;
+      const forwarded = draft.forwarded.map(({ filename, raw, contentType }) => ({ filename, raw, ...(contentType ? { contentType } : {}) }));
+      await this.entries.insertOne({
+        _id: uid,
+        accountId,
+        folder: 'Drafts',
+        seen: true,
+        delivery: randomUUID(),
+        from: draft.from,
+        to: [...draft.to],
+        cc: [...draft.cc],
+        subject: draft.subject,
+        date: draft.date,
+        body: draft.body,
+        messageId: draft.messageId,
+        ...(forwarded.length > 0 ? { forwarded } : {}),
+      });
+      // After the new one is stored: a failure between the two leaves two drafts, never none.
+      if (replacing !== null && validUid(replacing)) await this.entries.deleteOne({ _id: replacing, accountId, folder: 'Drafts' });
+      return uid;
+    });
+  }
+
+  deleteDraft(accountId: string, uid: number): Promise<boolean> {
+    return mongoCall(STORE, async () => {
+      if (!isKey(accountId) || !validUid(uid)) return false;
+      return (await this.entries.deleteOne({ _id: uid, accountId, folder: 'Drafts' })).deletedCount > 0;
+    });
+  }
+
   moveToTrash(accountId: string, folder: Folder, uid: number): Promise<boolean> {
     return mongoCall(STORE, async () => {
       if (!isKey(accountId) || !isKey(folder) || !validUid(uid)) return false;
@@ -165,9 +200,10 @@ export class MongoMailStore implements MailStore {
     return mongoCall(STORE, async () => {
       if (!isKey(accountId) || !isKey(folder) || !validUid(uid)) return null;
       const doc = await this.entries.findOne({ _id: uid, accountId, folder });
-      const forwarded = (doc?.forwarded ?? []).map(({ filename, raw }) => ({
+      const forwarded = (doc?.forwarded ?? []).map(({ filename, raw, contentType }) => ({
         filename,
         raw: Buffer.isBuffer(raw) ? raw : Buffer.from(raw.read(0, raw.length())),
+        ...(contentType ? { contentType } : {}),
       }));
       return doc ? { ...toHeader(doc), body: doc.body, messageId: doc.messageId, forwarded } : null;
     });

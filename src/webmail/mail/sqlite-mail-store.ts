@@ -1,6 +1,6 @@
 import { durabilityOf, openSqlite, type ConnectionDurability, type SqliteDatabase } from '../../shared/sqlite.ts';
 import { mailSchema } from './sqlite-mail-schema.ts';
-import type { Delivery, Folder, MailStore, MessageHeader, StoredMessage, StoredOriginal } from './mail-store.ts';
+import type { Delivery, Folder, MailStore, MessageHeader, SavedDraftMessage, StoredMessage, StoredOriginal } from './mail-store.ts';
 import { storePath } from '../../shared/store-files.ts';
 import type { MailSearch, SearchField } from './mail-search.ts';
 
@@ -38,12 +38,18 @@ const toHeader = (row: EntryRow): MessageHeader => ({
 });
 
 const forwardedColumn = (forwarded: readonly StoredOriginal[]): string | null =>
-  forwarded.length === 0 ? null : JSON.stringify(forwarded.map(({ filename, raw }) => ({ filename, raw: raw.toString('base64') })));
+  forwarded.length === 0
+    ? null
+    : JSON.stringify(forwarded.map(({ filename, raw, contentType }) => ({ filename, raw: raw.toString('base64'), ...(contentType ? { contentType } : {}) })));
 
 const forwardedOf = (column: string | null): StoredOriginal[] =>
   column === null
     ? []
-    : (JSON.parse(column) as { filename: string; raw: string }[]).map(({ filename, raw }) => ({ filename, raw: Buffer.from(raw, 'base64') }));
+    : (JSON.parse(column) as { filename: string; raw: string; contentType?: string }[]).map(({ filename, raw, contentType }) => ({
+        filename,
+        raw: Buffer.from(raw, 'base64'),
+        ...(contentType ? { contentType } : {}),
+      }));
 
 /** `<DATA_DIR>/mail.sqlite`: WAL with synchronous FULL, so a delivered message survives a crash. */
 export class SqliteMailStore implements MailStore {
@@ -84,6 +90,32 @@ export class SqliteMailStore implements MailStore {
       for (const address of [...delivery.to, ...delivery.cc]) this.remember(delivery.senderAccountId, address, delivery.date);
       return { sentUid };
     })();
+  }
+
+  async saveDraft(accountId: string, draft: SavedDraftMessage, replacing: number | null): Promise<number> {
+    return this.db.transaction(() => {
+      const message = this.db
+        .prepare('INSERT INTO messages (message_id, sender, to_addresses, cc_addresses, subject, body, date, forwarded) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(
+          draft.messageId,
+          draft.from,
+          JSON.stringify(draft.to),
+          JSON.stringify(draft.cc),
+          draft.subject,
+          draft.body,
+          draft.date,
+          forwardedColumn(draft.forwarded),
+        );
+      const entry = this.db
+        .prepare("INSERT INTO mailbox_entries (account_id, folder, message, seen) VALUES (?, 'Drafts', ?, 1)")
+        .run(accountId, message.lastInsertRowid);
+      if (replacing !== null) this.db.prepare("DELETE FROM mailbox_entries WHERE account_id = ? AND folder = 'Drafts' AND uid = ?").run(accountId, replacing);
+      return Number(entry.lastInsertRowid);
+    })();
+  }
+
+  async deleteDraft(accountId: string, uid: number): Promise<boolean> {
+    return this.db.prepare("DELETE FROM mailbox_entries WHERE account_id = ? AND folder = 'Drafts' AND uid = ?").run(accountId, uid).changes > 0;
   }
 
   async list(accountId: string, folder: Folder, limit: number, offset = 0): Promise<MessageHeader[]> {

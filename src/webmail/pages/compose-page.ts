@@ -1,12 +1,13 @@
 import { html, type SafeHtml } from './html.ts';
-import type { ComposeSession } from '../sessions/compose-store.ts';
+import type { ComposeAttachment, ComposeSession } from '../sessions/compose-store.ts';
+import { composeAttachments } from './compose-attachments.ts';
 import { appFrame, type Viewer } from './app-frame.ts';
 
 /**
  * The compose form. With script it is posted into the hidden `savetarget` frame (Roundcube's framed
  * send), with `_unlock` added to the URL; without, the framed answer simply replaces the page.
  */
-export function composePage(viewer: Viewer, compose: ComposeSession): SafeHtml {
+export function composePage(viewer: Viewer, compose: ComposeSession, attachments: readonly ComposeAttachment[]): SafeHtml {
   const { defaults } = compose;
   return appFrame({
     viewer,
@@ -32,8 +33,9 @@ ${
 <textarea id="_body" name="_body" rows="16">
 ${defaults.body}</textarea></div>
 <div class="formbuttons"><button type="submit" id="send-button">Send</button>
+<button type="submit" id="savedraft-button" class="secondary" name="_draft" value="1">Save draft</button>
 <a class="button secondary" href="/webmail/?_task=mail">Cancel</a></div>
 </form>
-<iframe name="savetarget" id="savetarget" title="send status" hidden></iframe>`,
+${composeAttachments(attachments, compose.id, viewer.requestToken)}<iframe name="savetarget" id="savetarget" title="send status" hidden></iframe>`,
   });
 }

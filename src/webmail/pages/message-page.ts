@@ -2,7 +2,8 @@ import { html, type SafeHtml } from './html.ts';
 import type { MailAttachment, MailFolder, MailMessage } from '../mail/mailbox.ts';
 import { appFrame, folderUrl, type Viewer } from './app-frame.ts';
 
-function size(bytes: number): string {
+/** A size as the attachment lists show it. */
+export function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -69,7 +70,12 @@ ${back}
 ${message.cc.length > 0 ? html`<dt>Cc</dt><dd class="cc">${message.cc.join(', ')}</dd>` : ''}
 <dt>Date</dt><dd><time datetime="${message.date}">${new Date(message.date).toUTCString()}</time></dd>
 </dl>
-<div class="actions"><a class="button" id="reply-button" href="${reply}"${target}>Reply</a>
+<div class="actions">${
+    folder.role === 'drafts'
+      ? html`<a class="button" id="edit-draft-button" href="/webmail/?_task=mail&amp;_action=compose&amp;_draft_uid=${message.uid}"${target}>Edit draft</a>
+`
+      : ''
+  }<a class="button" id="reply-button" href="${reply}"${target}>Reply</a>
 <a class="button" id="reply-all-button" href="${reply}&amp;_reply_mode=all"${target}>Reply all</a>
 <a class="button" id="forward-button" href="${forward}"${target}>Forward</a>
 <a class="button" id="forward-attachment-button" href="${forward}&amp;_attachment=1"${target}>Forward as attachment</a>

@@ -26,4 +26,15 @@ export const TEXTS = {
   composeSessionNotFound: 'Requested compose session not found.',
   composeAgain: 'Click here to compose a new message',
   invalidRequestTitle: 'Invalid Request',
+  /** Roundcube's attachment_upload.php answer to an unknown compose ID. */
+  invalidSessionVar: 'Invalid session var!',
+  /** Roundcube's filesizeerror, fileuploaderror and maxuploadsize; the totals are ours. */
+  fileSizeError: (size: string) => `The uploaded file exceeds the maximum size of ${size}.`,
+  totalSizeError: (size: string) => `The attachments exceed the maximum size of ${size} in all.`,
+  tooManyFiles: (files: number) => `At most ${files} files can be attached to one message.`,
+  fileUploadError: 'File upload failed.',
+  maxUploadSize: (size: string) => `Maximum allowed file size is ${size}.`,
+  /** Roundcube's messagesaved. */
+  draftSaved: 'Message saved to Drafts.',
+  draftNotSaved: 'Could not save the message to Drafts.',
 } as const;

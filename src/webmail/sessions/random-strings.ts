@@ -21,3 +21,6 @@ export function newComposeId(): string {
 }
 
 export const isRequestToken = (value: string): boolean => /^[0-9A-Za-z]{32}$/.test(value);
+
+/** A compose attachment's id (Roundcube shows it as `rcmfile<id>`): 16 hex digits. */
+export const newAttachmentId = (): string => pick('0123456789abcdef', 16);

@@ -58,6 +58,22 @@ export const webmailSessionsSchema: SqliteSchema = {
         `);
       },
     },
+    sqlStep(
+      5,
+      'files uploaded into a compose ID (removed with it), and where its draft was saved last',
+      `CREATE TABLE webmail_compose_attachments (
+        compose_id TEXT NOT NULL REFERENCES webmail_compose(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        filename TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        content BLOB NOT NULL,
+        PRIMARY KEY (compose_id, id)
+      );
+      ALTER TABLE webmail_compose ADD COLUMN draft_folder TEXT;
+      ALTER TABLE webmail_compose ADD COLUMN draft_uid INTEGER;`,
+    ),
   ],
 };
 
