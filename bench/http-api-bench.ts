@@ -201,7 +201,7 @@ const cases: Case[] = [
 
 /**
  * The account of a POST then DELETE case back to its seeded size: when wrk stops, the creates in flight
- * are answered but never deleted, up to one per connection each run, which would carry the account of
+ * are answered but never deleted, up to one per connection each run, which would carry the
  * largest account past its limit within a few runs.
  */
 async function trimmed(c: Case): Promise<void> {
