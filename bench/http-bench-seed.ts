@@ -9,10 +9,11 @@ export const LIST_SIZES = [1, 10, 100, 1000] as const;
 export const WRITE_ACCOUNTS = 100;
 
 /**
- * Accounts the POST-then-DELETE case writes to, by their size: 984 is as near the limit of 1,000 as 16
- * connections can go, each with at most one created filter not yet deleted.
+ * Accounts the POST-then-DELETE case writes to, by their size. Not nearer the limit of 1,000: with creates
+ * and deletes racing on one account, a delete's shrink can fail to settle on the usage ledger (it then
+ * stays high, docs/api.md "Limits"), and at 984 filters the ledger passed 1,000 within a run (422s).
  */
-export const POST_SIZES = [1, 100, 984] as const;
+export const POST_SIZES = [1, 100, 500] as const;
 
 export interface SeededApi {
   readonly url: string;

@@ -22,7 +22,9 @@ for (let round = 1; round <= rounds; round += 1) {
   if (beforeDist) {
     const copy = await logFixture(events);
     await markProjected(copy.dir, copy.lastPosition);
-    before.push(rebuild(copy.dir, beforeDist).rate);
+    const older = rebuild(copy.dir, beforeDist);
+    before.push(older.rate);
+    process.stderr.write(`round ${round}: before ${count(older.rate)} events/s (${count(older.perCpuSecond)} per CPU-second), load average ${loadAverage()}\n`);
     rmSync(copy.dir, { recursive: true, force: true });
   }
   const fixture = await logFixture(events);
@@ -32,7 +34,7 @@ for (let round = 1; round <= rounds; round += 1) {
   ours.push(rate);
   perCpu.push(perCpuSecond);
   process.stderr.write(
-    `round ${round}: ${beforeDist ? `before ${count(before.at(-1)!)} events/s, ` : ''}rebuild ${count(ours.at(-1)!)} events/s (${count(perCpu.at(-1)!)} per CPU-second), raw scan ${count(raw.at(-1)!)} events/s, load average ${loadAverage()}\n`,
+    `round ${round}: rebuild ${count(ours.at(-1)!)} events/s (${count(perCpu.at(-1)!)} per CPU-second), raw scan ${count(raw.at(-1)!)} events/s, load average ${loadAverage()}\n`,
   );
   rmSync(fixture.dir, { recursive: true, force: true });
 }
