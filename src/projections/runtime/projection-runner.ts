@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore, ReadAllPage, RecordedEvent } from '../../events/event-store.ts';
 import { EventStoreUnavailableError } from '../../events/event-store.ts';
 import type { Logger } from '../../shared/logger.ts';
-import { ReadStoreUnavailableError, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
+import { ReadStoreUnavailableError, type ParkedEvent, type ProjectionTarget } from '../stores/read-store.ts';
 import { BatchProjection, PendingBatch, type AppliedBatch, type StoreInChunks } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import { endsCommit, readRestOfCommit, throughFirstCommitEnd } from './commit-boundary.ts';
@@ -51,7 +51,7 @@ export class ProjectionRunner {
 
   constructor(
     private readonly events: EventStore,
-    reads: ReadStore,
+    reads: ProjectionTarget,
     projection: string,
     public position: bigint | null,
     private readonly logger: Logger,
