@@ -148,7 +148,8 @@ describe('Mastodon mode: custom_filters, custom_filter_keywords and custom_filte
     const tables = await MastodonFilterTables.open(db.pool);
     const checkpoint = (await tables.checkpoint(MASTODON_PROJECTION))!;
     const stale = { ...(await tables.loadFilters([created.body.id])).get(created.body.id)!, title: 'replayed' };
-    await tables.applyBatch({ projection: MASTODON_PROJECTION, position: checkpoint, views: [stale] });
+    // A newer revision, but at a position the checkpoint has passed (a batch stored already): nothing.
+    await tables.applyBatch({ projection: MASTODON_PROJECTION, position: checkpoint, views: [{ ...stale, revision: stale.revision + 1 }] });
     assert.deepEqual(await freshFilterRows(db.url, created.body.id), before, 'the checkpoint had passed it');
     // A later position, but the filter's revision is no newer than the stored one: still nothing.
     await tables.applyBatch({ projection: MASTODON_PROJECTION, position: checkpoint + 1n, views: [stale] });
