@@ -117,7 +117,8 @@ export class MastodonFilterTables implements ProjectionTarget {
   async accountsAfter(after: string | null, limit: number): Promise<readonly string[]> {
     const rows = await query<{ account_id: string }>(
       this.pool,
-      `SELECT DISTINCT account_id::text AS account_id FROM custom_filters WHERE ($1::text IS NULL OR account_id::text > $1) ORDER BY 1 COLLATE "C" LIMIT $2`,
+      `SELECT DISTINCT account_id::text COLLATE "C" AS account_id FROM custom_filters
+        WHERE ($1::text IS NULL OR account_id::text COLLATE "C" > $1) ORDER BY 1 LIMIT $2`,
       [after, limit],
     );
     return rows.map((r) => r.account_id);
