@@ -11,6 +11,13 @@ import { LeasedProjector } from './projections/runtime/leased-projector.ts';
 import { StaleWrites } from './projections/runtime/stale-writes.ts';
 import type { Logger } from './shared/logger.ts';
 import { openEventStore, openNotifier, openReadStore } from './stores.ts';
+import { MastodonFilterTables } from './projections/mastodon/mastodon-filter-tables.ts';
+
+/** Mastodon's database, checked as the API checks it (one fatal line when it cannot be used). */
+async function openMastodonPool(url: string) {
+  const { openMastodonDatabase } = await import('./mastodon/mastodon-database.ts');
+  return openMastodonDatabase(url);
+}
 
 export interface RunningProjector {
   readonly url: string;
@@ -34,18 +41,36 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
   if (!config.natsUrl && !config.redisUrl)
     logger.warn({ event: 'no_announcements' }, 'neither NATS_URL nor REDIS_URL is set: filters_changed is announced to nobody');
   else if (!config.natsUrl) logger.info({ event: 'announcements' }, "NATS_URL is not set: filters_changed goes only to Mastodon's Redis channel (REDIS_URL)");
+  // Mastodon mode: Mastodon's filter tables are a read model this process keeps too, while it holds the lease.
+  const mastodonPool = config.mastodonDatabaseUrl ? await openMastodonPool(config.mastodonDatabaseUrl) : null;
   const closeStores = async () => {
     await notifier.close();
-    await Promise.all([events.close(), reads.close()]);
+    await Promise.all([events.close(), reads.close(), mastodonPool?.end()]);
   };
+  let mastodonTables: MastodonFilterTables | null;
+  try {
+    mastodonTables = mastodonPool ? await MastodonFilterTables.open(mastodonPool) : null;
+  } catch (error) {
+    await closeStores();
+    throw error;
+  }
   const projector = new LeasedProjector(events, reads, notifier, {
+    ...(mastodonTables ? { mastodonTables } : {}),
     leaseMs: config.projectorLeaseMs,
     logger,
     observer: projectionMetrics,
     announcerObserver: announcerMetrics,
     onFencedOff: () => projectorFencedWrites.inc(),
   });
-  const health = new ServiceHealth({ events, reads, notifier, projector, staleWrites: new StaleWrites(), maxLagMs: config.projectorMaxLagMs });
+  const health = new ServiceHealth({
+    events,
+    reads,
+    notifier,
+    projector,
+    staleWrites: new StaleWrites(),
+    maxLagMs: config.projectorMaxLagMs,
+    ...(mastodonTables ? { mastodonTables } : {}),
+  });
   const app = new Koa();
   app.use(httpMetrics(logger.child({ component: 'projector-http' })));
   app.use(healthRoutes(health).routes());

@@ -32,6 +32,7 @@ import { openRateLimitStore } from './rate-limits/open-rate-limit-store.ts';
 import { mastodonAccounts } from './mastodon/mastodon-account-store.ts';
 import { mastodonWebmailRefusal } from './mastodon/mastodon-webmail-refusal.ts';
 import { MastodonStatuses } from './mastodon/mastodon-statuses.ts';
+import { MastodonFilterTables } from './projections/mastodon/mastodon-filter-tables.ts';
 
 export interface Stores {
   readonly dataDir: string;
@@ -166,8 +167,13 @@ export async function startService({ config, logger, stores: given, env, catchUp
     await workerNumber.release();
     await closeStores();
   };
+  // Mastodon mode (MASTODON_DATABASE_URL): accounts, apps and tokens are Mastodon's alone (docs/mastodon.md).
+  const mastodon = mastodonAccounts(stores.accounts);
+  // ... and its filter tables are a read model, kept by whichever process projects.
+  const mastodonTables = mastodon ? await orUndo(() => MastodonFilterTables.open(mastodon.pool), releaseAll) : null;
   const projector = config.projector
     ? new LeasedProjector(stores.events, stores.reads, stores.notifier, {
+        ...(mastodonTables ? { mastodonTables } : {}),
         leaseMs: config.projectorLeaseMs,
         logger,
         observer: projectionMetrics,
@@ -177,14 +183,13 @@ export async function startService({ config, logger, stores: given, env, catchUp
     : null;
   const staleWrites = new StaleWrites();
   const catchUp = recordingStaleWrites(projector ?? new ReadYourWrites(stores.reads), staleWrites, () => readYourWritesTimeouts.inc());
-  // Mastodon mode (MASTODON_DATABASE_URL): accounts, apps and tokens are Mastodon's alone (docs/mastodon.md).
-  const mastodon = mastodonAccounts(stores.accounts);
   const health = new ServiceHealth({
     ...stores,
     projector,
     staleWrites,
     maxLagMs: config.projectorMaxLagMs,
     ...(mastodon ? { accountsAre: 'mastodon' as const } : {}),
+    ...(mastodonTables ? { mastodonTables } : {}),
   });
   const app = createApp({
     ...stores,

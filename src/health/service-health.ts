@@ -8,6 +8,7 @@ import { FILTERS_LEASE, type LeasedProjector } from '../projections/runtime/leas
 import type { StaleWrites } from '../projections/runtime/stale-writes.ts';
 import type { ReadStore } from '../projections/stores/read-store.ts';
 import type { LeaseHolder, Leases } from '../shared/leases.ts';
+import { MASTODON_PROJECTION } from '../projections/mastodon/mastodon-filter-rows.ts';
 import { announcementReports, isDegraded, type AnnouncementReport } from './announcement-health.ts';
 
 /** Each reason /health can give for answering 503, with what an operator needs to act on it. */
@@ -28,6 +29,16 @@ export type HealthProblem =
       readonly failures: number;
       readonly since: string;
     }
+  /** Mastodon mode: its filter tables do not take the log's commits (its database away, a refused row). */
+  | {
+      readonly reason: 'mastodon_projection_failing';
+      readonly stage: string;
+      readonly position: string | null;
+      readonly error: string;
+      readonly failures: number;
+      readonly since: string;
+    }
+  | { readonly reason: 'mastodon_projection_lagging'; readonly lagSeconds: number; readonly maxLagSeconds: number }
   | { readonly reason: 'projector_stalled'; readonly detail: string }
   | { readonly reason: 'projector_lagging'; readonly lagSeconds: number; readonly maxLagSeconds: number }
   | { readonly reason: 'write_not_visible'; readonly position: string; readonly answeredAt: string };
@@ -53,6 +64,11 @@ export interface HealthReport {
     /** Where the last parked commit ended in the log: what `projections parked` and `events` show more of. */
     readonly lastParkedPosition: string | null;
   };
+  /**
+   * Mastodon mode: where Mastodon's filter tables stand in the log (null while its database does not
+   * answer) and how old the oldest commit they lack is (0: they hold everything).
+   */
+  readonly mastodonProjection?: { readonly checkpoint: string | null; readonly lagSeconds: number | null };
   /** Present in processes that run a projector. */
   readonly leader?: boolean;
   readonly owner?: string;
@@ -68,6 +84,8 @@ export interface HealthDeps {
   readonly accounts?: Pick<AccountStore, 'findAccount'>;
   /** `mastodon`: the accounts are Mastodon's database, and the report names it. */
   readonly accountsAre?: 'mastodon';
+  /** Mastodon mode: its filter tables, a read model of their own. */
+  readonly mastodonTables?: { checkpoint(projection: string): Promise<bigint | null> };
   readonly projector: LeasedProjector | null;
   readonly staleWrites: StaleWrites;
   /** The oldest event not yet projected may be this old before /health says `projector_lagging`. */
@@ -131,14 +149,17 @@ export class ServiceHealth implements ProjectionSource {
     const accounts = this.deps.accounts;
     // Asked alongside the stores, not after them: cut off from everything, /health still answers within one probe time-out or so.
     const announcing = announcementReports(this.deps.notifier, projector?.announcers ?? [], reads, events, timeout);
-    const [checkpoint, lease, parked, writes, accountStore] = await Promise.all([
+    const tables = this.deps.mastodonTables;
+    const [checkpoint, lease, parked, writes, accountStore, mastodonCheckpoint] = await Promise.all([
       settle(reads.checkpoint(FILTERS_PROJECTION), timeout),
       settle(reads.leaseHolder(FILTERS_LEASE), timeout),
       settle(reads.parkedEvents(FILTERS_PROJECTION), timeout),
       settle(events.writeProblem?.() ?? Promise.resolve(null), timeout),
       // One indexed look-up of an id no account has: proves the store answers, costs next to nothing.
       accounts ? settle(accounts.findAccount('0'), timeout) : null,
+      tables ? settle(tables.checkpoint(MASTODON_PROJECTION), timeout) : null,
     ]);
+    const mastodonLag = mastodonCheckpoint?.ok ? await this.lagAfter(mastodonCheckpoint.value, timeout) : null;
     // The first event not yet projected: proves the event store answers and gives the lag.
     const after = checkpoint.ok ? checkpoint.value : null;
     // A read that outlives the probe is cancelled, so probes cannot pile reads up on a slow store.
@@ -161,6 +182,10 @@ export class ServiceHealth implements ProjectionSource {
       problems.push({ reason: mastodon ? 'mastodon_database_unreachable' : 'account_store_unreachable', error: accountStore.error });
     const failure = projector?.failure;
     if (failure) problems.push({ reason: 'projection_failing', ...failure });
+    const tablesFailure = projector?.mastodonProjection?.failure;
+    if (tablesFailure) problems.push({ reason: 'mastodon_projection_failing', ...tablesFailure });
+    if (mastodonLag !== null && mastodonLag * 1000 > this.deps.maxLagMs)
+      problems.push({ reason: 'mastodon_projection_lagging', lagSeconds: Math.round(mastodonLag * 10) / 10, maxLagSeconds: this.deps.maxLagMs / 1000 });
     if (lease.ok && !live(lease.value, now))
       problems.push({ reason: 'projector_stalled', detail: 'no projector holds the lease: nothing takes new events into the read models' });
     if (lagSeconds !== null && lagSeconds * 1000 > this.deps.maxLagMs) {
@@ -186,9 +211,20 @@ export class ServiceHealth implements ProjectionSource {
         parkedEvents: parked.ok ? parked.value.length : null,
         lastParkedPosition: parked.ok ? lastPosition(parked.value) : null,
       },
+      ...(mastodonCheckpoint
+        ? { mastodonProjection: { checkpoint: mastodonCheckpoint.ok ? (mastodonCheckpoint.value?.toString() ?? null) : null, lagSeconds: mastodonLag } }
+        : {}),
       ...(projector ? { leader: projector.isLeader, owner: projector.owner } : {}),
       staleWrites: staleWrites.total,
     };
+  }
+
+  /** Seconds since the first event after `position` was recorded (0: none); null when the log does not answer. */
+  private async lagAfter(position: bigint | null, timeout: number): Promise<number | null> {
+    const next = await settle(this.deps.events.readAll({ after: position, limit: 1, signal: AbortSignal.timeout(timeout) }), timeout);
+    if (!next.ok) return null;
+    const first = next.value[0];
+    return first ? Math.max(0, this.now() - Date.parse(first.recordedAt)) / 1000 : 0;
   }
 }
 

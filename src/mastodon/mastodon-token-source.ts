@@ -70,6 +70,13 @@ function outcomeOf(row: TokenRow | undefined): TokenOutcome {
 export const TOKEN_CACHE_MS = 1_000;
 
 /**
+ * While Mastodon's database cannot be reached, a user's outcome read this recently still stands: nothing
+ * can revoke, disable or suspend in Mastodon then (those are writes to the same database), so writes of
+ * clients already signed in keep landing in the log during a restart or fail-over of PostgreSQL.
+ */
+export const OUTAGE_GRACE_MS = 120_000;
+
+/**
  * Tokens looked up in Mastodon's `oauth_access_tokens`, as its streaming server's `accountFromToken`
  * does (streaming/index.js), kept for TOKEN_CACHE_MS so a burst of requests costs one query.
  *
@@ -82,12 +89,12 @@ export const TOKEN_CACHE_MS = 1_000;
  * requests with one token share one query.
  */
 export class MastodonTokenSource {
-  private readonly known = new Map<string, { readonly outcome: TokenOutcome; readonly until: number }>();
+  private readonly known = new Map<string, { readonly outcome: TokenOutcome; readonly until: number; readonly readAt: number }>();
   private readonly pending = new Map<string, Promise<TokenOutcome>>();
 
   constructor(
     private readonly pool: Pick<pg.Pool, 'query'>,
-    private readonly options: { readonly cacheMs?: number; readonly capacity?: number; readonly now?: () => number } = {},
+    private readonly options: { readonly cacheMs?: number; readonly graceMs?: number; readonly capacity?: number; readonly now?: () => number } = {},
   ) {}
 
   lookup(token: string): Promise<TokenOutcome> {
@@ -103,12 +110,20 @@ export class MastodonTokenSource {
   }
 
   private async read(token: string, askedAt: number): Promise<TokenOutcome> {
-    const rows = await mastodonQuery<TokenRow>(this.pool, LOOKUP, [token]);
+    let rows: TokenRow[];
+    try {
+      rows = await mastodonQuery<TokenRow>(this.pool, LOOKUP, [token]);
+    } catch (error) {
+      const last = this.known.get(token);
+      const grace = this.options.graceMs ?? OUTAGE_GRACE_MS;
+      if (last?.outcome.kind === 'user' && askedAt - last.readAt < grace) return last.outcome;
+      throw error;
+    }
     const outcome = outcomeOf(rows[0]);
     if (outcome.kind !== 'unknown') {
       if (this.known.size >= (this.options.capacity ?? 10_000)) this.known.clear();
       // Counted from before the query was sent: what it read is no older than that.
-      this.known.set(token, { outcome, until: askedAt + (this.options.cacheMs ?? TOKEN_CACHE_MS) });
+      this.known.set(token, { outcome, until: askedAt + (this.options.cacheMs ?? TOKEN_CACHE_MS), readAt: askedAt });
     }
     return outcome;
   }

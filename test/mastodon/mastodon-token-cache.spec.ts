@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MastodonTokenSource, TOKEN_CACHE_MS } from '../../src/mastodon/mastodon-token-source.ts';
+import { MastodonTokenSource, OUTAGE_GRACE_MS, TOKEN_CACHE_MS } from '../../src/mastodon/mastodon-token-source.ts';
 import { MastodonTestDatabase } from '../support/mastodon-database.ts';
 
 describe('MastodonTokenSource: looked-up tokens are believed for one second', function () {
@@ -49,5 +49,21 @@ describe('MastodonTokenSource: looked-up tokens are believed for one second', fu
     await db.pool.query(`INSERT INTO oauth_access_tokens (token, scopes, created_at) VALUES ('not-issued-yet', 'read', now() AT TIME ZONE 'UTC')`);
     assert.equal((await source.lookup('not-issued-yet')).kind, 'app');
     assert.equal(queries, 2);
+  });
+
+  it('while Mastodon’s database cannot be reached, a user’s outcome read within the grace still stands; an unknown token and a late one fail', async () => {
+    let down = false;
+    const flaky = {
+      query: (...args: unknown[]) => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : (db.pool.query as (...a: unknown[]) => unknown)(...args)),
+    };
+    source = new MastodonTokenSource(flaky as never, { now: () => now });
+    const token = await db.token(await db.user(), 'read');
+    assert.equal((await source.lookup(token)).kind, 'user');
+    down = true;
+    now += OUTAGE_GRACE_MS - 1;
+    assert.equal((await source.lookup(token)).kind, 'user', 'nothing could revoke it meanwhile');
+    await assert.rejects(source.lookup('never-seen'), /cannot be queried/);
+    now += 1;
+    await assert.rejects(source.lookup(token), /cannot be queried/, 'the grace is over');
   });
 });

@@ -154,24 +154,26 @@ export class MastodonTestDatabase {
     readonly url: string,
     readonly name: string,
     readonly pool: pg.Pool,
+    private readonly adminUrl: string,
   ) {}
 
-  static async create(): Promise<MastodonTestDatabase> {
+  /** On the shared server by default; `adminUrl` names another (a test's own cluster, test/support/own-postgres.ts). */
+  static async create(adminUrl = POSTGRES_ADMIN_URL): Promise<MastodonTestDatabase> {
     const name = `mastodon_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     try {
       await admin.query(`CREATE DATABASE ${name}`);
     } finally {
       await admin.end();
     }
-    const url = new URL(POSTGRES_ADMIN_URL);
+    const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const pool = new pg.Pool({ connectionString: url.toString(), max: 3 });
     // Connections cut by cutOff() report here; the next query takes a new one.
     pool.on('error', () => {});
     await pool.query(SCHEMA);
-    return new MastodonTestDatabase(url.toString(), name, pool);
+    return new MastodonTestDatabase(url.toString(), name, pool, adminUrl);
   }
 
   /** A local account with its user, as Mastodon's sign-up makes them (confirmed and approved unless told). */
@@ -215,7 +217,7 @@ export class MastodonTestDatabase {
   }
 
   private async admin(sql: string): Promise<void> {
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    const admin = new pg.Client({ connectionString: this.adminUrl });
     await admin.connect();
     try {
       await admin.query(sql);
@@ -226,7 +228,7 @@ export class MastodonTestDatabase {
 
   async drop(): Promise<void> {
     await this.pool.end();
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    const admin = new pg.Client({ connectionString: this.adminUrl });
     await admin.connect();
     try {
       await admin.query(`DROP DATABASE IF EXISTS ${this.name} WITH (FORCE)`);

@@ -26,8 +26,11 @@ export interface ReadModelCheckReport {
   readonly events: number;
 }
 
+/** Whatever lists the accounts it holds in ascending string order, a page at a time (a generation, Mastodon's tables). */
+export type AccountLister = Pick<ReadStore, 'accountsAfter'>;
+
 /** The accounts of one generation, a page at a time, in ascending order. */
-async function* accountsOf(store: ReadStore): AsyncGenerator<string> {
+async function* accountsOf(store: AccountLister): AsyncGenerator<string> {
   for (let after: string | null = null; ;) {
     const page = await store.accountsAfter(after, ACCOUNTS_PAGE);
     if (page.length === 0) return;
@@ -37,7 +40,7 @@ async function* accountsOf(store: ReadStore): AsyncGenerator<string> {
 }
 
 /** Every account of either generation once, in ascending order: both lists are sorted, so they merge. */
-async function* everyAccount(live: ReadStore, log: ReadStore): AsyncGenerator<string> {
+export async function* everyAccount(live: AccountLister, log: AccountLister): AsyncGenerator<string> {
   const [a, b] = [accountsOf(live), accountsOf(log)];
   const value = (r: IteratorResult<string>): string | null => (r.done ? null : r.value);
   const [first, second] = await Promise.all([a.next(), b.next()]);

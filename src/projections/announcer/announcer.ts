@@ -26,6 +26,11 @@ export interface AnnouncerOptions {
   readonly retryDelayMs?: (failures: number) => number;
   /** Asked before each publish: false once this process may no longer hold the projector lease. */
   readonly mayAnnounce?: () => boolean;
+  /**
+   * How far subscribers can read what is announced: the read models' checkpoint by default. Mastodon's
+   * channel in Mastodon mode waits for Mastodon's filter tables too, which its streaming server refetches.
+   */
+  readonly readableUpTo?: () => Promise<bigint | null>;
 }
 
 const LOG_AGAIN_MS = 30_000;
@@ -142,7 +147,7 @@ export class Announcer {
 
   /** One page: false when there was nothing to announce up to the read models' checkpoint. */
   private async step(): Promise<boolean> {
-    const upTo = await this.reads.checkpoint(FILTERS_PROJECTION);
+    const upTo = await (this.options.readableUpTo?.() ?? this.reads.checkpoint(FILTERS_PROJECTION));
     if (upTo === null || (this.position !== null && this.position >= upTo)) return false;
     const read = await this.events.readAll({ after: this.position, limit: this.options.pageSize ?? 256 });
     const page = read.filter((e) => e.position <= upTo);

@@ -3,7 +3,7 @@ import { readFilterEvent } from '../../events/filter-event-versions.ts';
 import { filterIdOfStream } from '../../events/filter-events.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { projectFilter, type FilterView } from '../fold/filter-view.ts';
-import type { ParkedEvent, ReadStore } from '../stores/read-store.ts';
+import type { ParkedEvent, ProjectionTarget } from '../stores/read-store.ts';
 import { endsCommit } from './commit-boundary.ts';
 import { ViewCache, type ViewCacheBounds } from './view-cache.ts';
 
@@ -24,6 +24,9 @@ interface Slot {
   previous: FilterView | null;
   view: FilterView | null;
   changed: boolean;
+  /** `recordedAt` of the event that made the view (when the batch made it) and of its last change. */
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 /** How a batch that nobody reads yet is stored in several short transactions. */
@@ -70,7 +73,7 @@ export class BatchProjection {
   private readonly cache: ViewCache;
 
   constructor(
-    private readonly reads: ReadStore,
+    private readonly reads: ProjectionTarget,
     private readonly projection: string,
     private readonly logger: Logger,
     cacheBounds?: ViewCacheBounds,
@@ -100,6 +103,8 @@ export class BatchProjection {
         continue;
       }
       if (after !== before) {
+        if (before === null) slot.createdAt = recorded.recordedAt;
+        slot.updatedAt = recorded.recordedAt;
         slot.view = after;
         if (!slot.changed) pending.changed += 1;
         slot.changed = true;
@@ -122,21 +127,23 @@ export class BatchProjection {
     if (position === null) throw new RangeError('an empty batch');
     const views: FilterView[] = [];
     const previous = new Map<string, FilterView | null>();
+    const changedAt = new Map<string, { createdAt: string; updatedAt: string }>();
     for (const slot of pending.slots.values()) {
       if (!slot.changed || slot.view === null) continue;
       views.push(slot.view);
       previous.set(slot.filterId, slot.previous);
+      if (slot.updatedAt !== undefined) changedAt.set(slot.filterId, { createdAt: slot.createdAt ?? slot.updatedAt, updatedAt: slot.updatedAt });
     }
     const size = chunks ? Math.max(1, chunks.views) : Infinity;
     let from = 0;
     for (; from + size < views.length; from += size) {
       const chunk = views.slice(from, from + size);
-      await this.reads.applyBatch({ projection: this.projection, position: chunks!.resumeFrom, views: chunk, previous });
+      await this.reads.applyBatch({ projection: this.projection, position: chunks!.resumeFrom, views: chunk, previous, changedAt });
       for (const view of chunk) this.cache.remember(view);
       await chunks!.pause();
     }
     const last = from === 0 ? views : views.slice(from);
-    await this.reads.applyBatch({ projection: this.projection, position, views: last, parked, previous });
+    await this.reads.applyBatch({ projection: this.projection, position, views: last, parked, previous, changedAt });
     for (const view of last) this.cache.remember(view);
     return { position, announcements: pending.announcements, events: pending.events, views: views.length };
   }

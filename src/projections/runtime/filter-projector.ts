@@ -1,6 +1,6 @@
 import type { EventStore } from '../../events/event-store.ts';
 import { silentLogger, type Logger } from '../../shared/logger.ts';
-import type { ReadStore } from '../stores/read-store.ts';
+import type { ProjectionTarget } from '../stores/read-store.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import { DEFAULT_POLICY, ProjectionRunner, type RunnerPolicy, type StepFailure } from './projection-runner.ts';
 import { FILTERS_PROJECTION } from './projection-name.ts';
@@ -19,6 +19,8 @@ export interface FilterProjectorOptions {
   readonly idleRecheckMs?: number;
   /** Hears each checkpoint once its batch has committed: the announcer announces up to it. */
   readonly onStored?: (position: bigint) => void;
+  /** The checkpoint's name in the target: the read models' by default. */
+  readonly projection?: string;
   /** Told each stored checkpoint, and whether this projector runs; by default one of its own. */
   readonly readYourWrites?: ReadYourWrites;
 }
@@ -45,7 +47,7 @@ export class FilterProjector implements CatchUp {
 
   constructor(
     private readonly events: EventStore,
-    private readonly reads: ReadStore,
+    private readonly reads: ProjectionTarget,
     private readonly options: FilterProjectorOptions = {},
   ) {
     this.logger = options.logger ?? silentLogger;
@@ -64,17 +66,10 @@ export class FilterProjector implements CatchUp {
 
   async start(): Promise<void> {
     if (this.running) return;
-    const position = await this.reads.checkpoint(FILTERS_PROJECTION);
+    const projection = this.options.projection ?? FILTERS_PROJECTION;
+    const position = await this.reads.checkpoint(projection);
     this.passedAt = position;
-    this.runner = new ProjectionRunner(
-      this.events,
-      this.reads,
-      FILTERS_PROJECTION,
-      position,
-      this.logger,
-      this.observer,
-      this.options.policy ?? DEFAULT_POLICY,
-    );
+    this.runner = new ProjectionRunner(this.events, this.reads, projection, position, this.logger, this.observer, this.options.policy ?? DEFAULT_POLICY);
     this.running = true;
     this.caughtUp.setProjecting(true, position);
     this.stopListening = this.events.onAppend(() => this.poke());

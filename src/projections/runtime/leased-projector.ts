@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore } from '../../events/event-store.ts';
 import { announcementChannels } from '../../notifications/fan-out-notifier.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
@@ -12,6 +13,8 @@ import { fillGeneration } from './fill-generation.ts';
 import { FILTERS_PROJECTION, FilterProjector } from './filter-projector.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import type { RunnerPolicy, StepFailure } from './projection-runner.ts';
+import type { ProjectionTarget } from '../stores/read-store.ts';
+import { MASTODON_PROJECTION } from '../mastodon/mastodon-filter-rows.ts';
 import { ReadYourWrites, type CatchUp } from './read-your-writes.ts';
 
 export const FILTERS_LEASE = `projector:${FILTERS_PROJECTION}`;
@@ -35,6 +38,17 @@ export interface LeasedProjectorOptions {
   readonly now?: () => number;
   /** Hears each write the store refused because a successor holds the lease (a metric counts them). */
   readonly onFencedOff?: () => void;
+  /**
+   * Mastodon mode: Mastodon's filter tables, kept by a second projector under the same lease, with a
+   * checkpoint of their own; Mastodon's Redis channel then announces a commit only once they hold it.
+   */
+  readonly mastodonTables?: ProjectionTarget;
+}
+
+/** Where the projection into Mastodon's tables stands in this process, while it runs here. */
+export interface MastodonProjectionState {
+  readonly checkpoint: bigint | null;
+  readonly failure: StepFailure | null;
 }
 
 /**
@@ -47,6 +61,10 @@ export interface LeasedProjectorOptions {
 export class LeasedProjector implements CatchUp {
   readonly owner: string;
   private projector: FilterProjector | null = null;
+  private mastodon: FilterProjector | null = null;
+  /** Starting the Mastodon projector, tried again until Mastodon's database answers. */
+  private mastodonStarting: Promise<void> = Promise.resolve();
+  private mastodonStartFailure: StepFailure | null = null;
   private running: Announcer[] = [];
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | null = null;
@@ -76,6 +94,17 @@ export class LeasedProjector implements CatchUp {
   /** Why projection is stuck here, while this process projects and its last step failed. */
   get failure(): StepFailure | null {
     return this.projector?.failure ?? null;
+  }
+
+  /** Mastodon mode, while this process projects: the projection into Mastodon's tables. */
+  get mastodonProjection(): MastodonProjectionState | null {
+    const projector = this.mastodon;
+    return projector && { checkpoint: projector.checkpoint, failure: projector.failure ?? this.mastodonStartFailure };
+  }
+
+  /** Resolves true once Mastodon's tables hold everything up to `position` (false: not within `timeoutMs`, or not projected here). */
+  mastodonCaughtUp(position: bigint, timeoutMs: number): Promise<boolean> {
+    return this.mastodon?.waitFor(position, timeoutMs) ?? Promise.resolve(false);
   }
 
   /** The announcers running here (one per transport), while this process holds the lease. */
@@ -196,15 +225,31 @@ export class LeasedProjector implements CatchUp {
       if (!this.projector && this.holdsLease() && !this.stopped) {
         const { logger, observer = ignoreProjection, policy } = this.options;
         const writes = this.fenced(this.reads);
+        let mastodon: FilterProjector | null = null;
+        // CustomFilter#invalidate_cache! publishes after commit: Mastodon's streaming server refetches from its tables at once.
+        const mastodonReadable = async (): Promise<bigint | null> => {
+          const [models, tables] = [await writes.checkpoint(FILTERS_PROJECTION), mastodon?.checkpoint ?? null];
+          return models === null || tables === null ? null : models < tables ? models : tables;
+        };
         const announcers = announcementChannels(this.notifier).map(
           (notifier) =>
             new Announcer(this.events, writes, notifier, {
               logger,
               mayAnnounce: () => this.holdsLease(),
               ...(this.options.announcerObserver ? { observer: this.options.announcerObserver } : {}),
+              ...(this.options.mastodonTables && notifier.channel === 'redis' ? { readableUpTo: mastodonReadable } : {}),
             }),
         );
         const onStored = () => announcers.forEach((announcer) => announcer.poke());
+        if (this.options.mastodonTables)
+          mastodon = new FilterProjector(this.events, this.options.mastodonTables, {
+            logger: logger.child({ component: 'mastodon-projector' }),
+            observer,
+            onStored,
+            projection: MASTODON_PROJECTION,
+            readYourWrites: new ReadYourWrites(this.options.mastodonTables),
+            ...(policy ? { policy } : {}),
+          });
         const projector = new FilterProjector(this.events, writes, {
           logger,
           observer,
@@ -221,11 +266,30 @@ export class LeasedProjector implements CatchUp {
           throw error;
         }
         this.projector = projector;
+        this.mastodon = mastodon;
+        // Not awaited: the read models and the other announcers must not wait for Mastodon's database.
+        if (mastodon) this.mastodonStarting = this.keepStarting(mastodon);
         this.running = announcers;
         logger.info({ owner: this.owner, checkpoint: projector.checkpoint?.toString() ?? null }, 'projector lease taken; projecting');
       }
     } catch (error) {
       this.options.logger.error({ err: error }, 'projector could not take up its work; retrying at the next renewal');
+    }
+  }
+
+  /** Starts the Mastodon projector, retrying with back-off while its database does not answer. */
+  private async keepStarting(projector: FilterProjector): Promise<void> {
+    for (let failures = 1; this.mastodon === projector; failures += 1) {
+      try {
+        await projector.start();
+        this.mastodonStartFailure = null;
+        return;
+      } catch (error) {
+        const since = this.mastodonStartFailure?.since ?? new Date().toISOString();
+        this.mastodonStartFailure = { stage: 'read', position: null, error: String(error), failures, since };
+        if (failures === 1) this.options.logger.error({ err: error }, "the projection into Mastodon's tables cannot start; retrying");
+        await delay(Math.min(2000, 100 * 2 ** (failures - 1)));
+      }
     }
   }
 
@@ -269,9 +333,13 @@ export class LeasedProjector implements CatchUp {
   private async stopProjector(): Promise<void> {
     const projector = this.projector;
     const announcers = this.running;
+    const mastodon = this.mastodon;
     this.projector = null;
+    this.mastodon = null;
     this.running = [];
+    await this.mastodonStarting;
+    this.mastodonStartFailure = null;
     await Promise.all(announcers.map((announcer) => announcer.stop()));
-    await projector?.stop();
+    await Promise.all([projector?.stop(), mastodon?.stop()]);
   }
 }

@@ -3,7 +3,7 @@ import type { EventStore, ReadAllPage, RecordedEvent } from '../../events/event-
 import { EVENT_STORE } from '../../events/event-store.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { isStoreUnavailable } from '../../shared/store-unavailable.ts';
-import { READ_MODELS, type ParkedEvent, type ReadStore } from '../stores/read-store.ts';
+import { READ_MODELS, type ParkedEvent, type ProjectionTarget } from '../stores/read-store.ts';
 import { BatchProjection, PendingBatch, type AppliedBatch, type StoreInChunks } from './batch-projection.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import { endsCommit, readRestOfCommit, throughFirstCommitEnd } from './commit-boundary.ts';
@@ -51,7 +51,7 @@ export class ProjectionRunner {
 
   constructor(
     private readonly events: EventStore,
-    reads: ReadStore,
+    reads: ProjectionTarget,
     projection: string,
     public position: bigint | null,
     private readonly logger: Logger,

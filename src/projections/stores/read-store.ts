@@ -44,7 +44,19 @@ export interface ProjectionBatch {
    * once the lease was taken with a larger one. Absent: an unleased writer (a rebuild into its own generation).
    */
   readonly fence?: Fence;
+  /**
+   * When each view's last change was recorded in the log (`recordedAt` of its last event in the batch),
+   * and when a view new to the store was created: for a target that keeps timestamps (Mastodon's tables).
+   */
+  readonly changedAt?: ReadonlyMap<string, { readonly createdAt: string; readonly updatedAt: string }>;
 }
+
+/**
+ * What a projection runner writes to: the read models, or another target that folds the same views
+ * (Mastodon's filter tables). It loads the views it folds onto, stores each batch with its checkpoint
+ * in one transaction, and tells where it stands.
+ */
+export type ProjectionTarget = Pick<ReadStore, 'loadFilters' | 'applyBatch' | 'checkpoint' | 'onChange'>;
 
 /**
  * The read-model port: what the projector writes and the queries read. Every query takes the account,
