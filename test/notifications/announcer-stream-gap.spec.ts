@@ -7,9 +7,10 @@ import { Announcer } from '../../src/projections/announcer/announcer.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { byAccount, natsNotifier, streamContents } from '../support/nats-announcing.ts';
+import { byAccount, natsNotifier, outOfDuplicateWindow, streamContents, TEST_STREAM } from '../support/nats-announcing.ts';
 import { natsServerMissing, OwnNatsServer } from '../support/nats-server.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { waitUntil } from '../support/wait-until.ts';
 import { filterCommit } from './support/filter-commits.ts';
 
 const COMMITS = 40;
@@ -36,7 +37,9 @@ describe('The announcer when a publish failed and a later one was stored (a nats
     const dir = scratchDir();
     const events = SqliteEventStore.inDataDir(dir);
     const reads = SqliteReadStore.inDataDir(dir);
-    const notifier = natsNotifier(nats.url);
+    // A duplicate window of 1 s, waited out before the retry: what the stream holds must be skipped by
+    // the announcer's own rule, not by JetStream dropping a second copy.
+    const notifier = natsNotifier(nats.url, undefined, { ...TEST_STREAM, duplicateWindowMs: 1000 });
     try {
       const accounts = [newId(), newId(), newId()];
       const positions: bigint[] = [];
@@ -58,6 +61,8 @@ describe('The announcer when a publish failed and a later one was stored (a nats
           const [following] = announcementsIn(await events.readAll({ after: positions[FAILING], limit: 2 }));
           assert.equal(following?.position, positions[FAILING + 1]);
           storedAhead = await notifier.announce(following!);
+          const subject = `timeline.${following!.accountId}`;
+          await waitUntil(() => outOfDuplicateWindow(nats.url, subject, following!.messageId), 'the duplicate window passed');
           throw new Error('publish lost with its stream leader');
         },
         lastHeld: () => notifier.lastHeld(),
