@@ -24,6 +24,9 @@ const LOOK_AHEAD = 16 * PAGE;
  * The message ids the transport keeps past `from`; null when it can only say its last one. On a NATS
  * cluster a publish can fail (its leader lost, its proposal dropped) while the next one, already asked,
  * is stored: the last message then sits above a gap, and skipping up to it lost those commits.
+ * (nats-server v2.9.10: server/jetstream_cluster.go processClusteredInboundMsg, line 6619 on, answers a
+ * publish only once its proposal is applied; applyStreamEntries, lines 2341-2346, skips an entry behind
+ * the stream's last sequence without an answer.)
  */
 async function heldIds(notifier: Notifier, from: bigint | null): Promise<ReadonlySet<string> | null> {
   if (!notifier.heldAfter) return null;
