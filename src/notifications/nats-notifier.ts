@@ -1,4 +1,4 @@
-import { headers, type JetStreamClient, type NatsConnection, type StreamInfo } from 'nats';
+import { headers, type JetStreamClient, type NatsConnection, type StoredMsg, type StreamInfo } from 'nats';
 import { silentLogger, type Logger } from '../shared/logger.ts';
 import type { NatsLink } from './nats-connection.ts';
 import {
@@ -25,6 +25,16 @@ const PUBLISH_TIMEOUT_MS = 5000;
 const NO_MESSAGE_FOUND = 10037;
 /** nats.js's code for a server without JetStream (ErrorCode.JetStreamNotEnabled). */
 const JETSTREAM_NOT_ENABLED = '503';
+/** Messages at or below the checkpoint looked at before `heldAfter` stops: more than a gap-fill can lag. */
+const GAP_SLACK = 64;
+
+/** Our announcement in a stored message; null for another publisher's message on timeline.*. */
+function announcementIn(message: StoredMsg): HeldAnnouncement | null {
+  const position = message.header.get(POSITION_HEADER);
+  const messageId = message.header.get(MESSAGE_ID_HEADER);
+  if (!/^\d+$/.test(position) || messageId === '') return null;
+  return { messageId, position: BigInt(position) };
+}
 
 /**
  * Announces on `timeline.<account_id>`. Where the server has JetStream, through a stream that captures
@@ -83,8 +93,9 @@ export class NatsNotifier implements Notifier {
 
   /**
    * The stream's last message (on any account's subject): the announcer publishes in log order, so it
-   * is the furthest announcement the stream holds. Asked of the stream leader, so after a failover it is
-   * what the new leader has, including a publish whose acknowledgement was lost.
+   * is (but for a gap it filled since) the furthest announcement the stream holds. Asked of the stream
+   * leader, so after a failover it is what the new leader has, including a publish whose acknowledgement
+   * was lost. Which commits below it are there is `heldAfter`'s answer.
    */
   async lastHeld(): Promise<HeldAnnouncement | null> {
     const connection = this.link.connection;
@@ -100,11 +111,46 @@ export class NatsNotifier implements Notifier {
       this.preparing = null;
       throw new NotifierUnavailableError(`NATS did not say what the stream holds: ${(error as Error).message}`, { cause: error });
     }
-    const position = message.header.get(POSITION_HEADER);
-    const messageId = message.header.get(MESSAGE_ID_HEADER);
-    // Another publisher's message on timeline.*: it says nothing about ours.
-    if (!/^\d+$/.test(position) || messageId === '') return null;
-    return { messageId, position: BigInt(position) };
+    return announcementIn(message);
+  }
+
+  /**
+   * Walks the stream back from its last message, one sequence at a time (the leader answers each), and
+   * collects our announcements past `position`. It goes on a little past the first one at or below
+   * `position`: a commit re-published to fill a gap sits after later commits in the stream.
+   */
+  async heldAfter(position: bigint | null, limit: number): Promise<HeldAnnouncement[]> {
+    const connection = this.link.connection;
+    if (!connection || this.link.state() !== 'connected') throw new NotifierUnavailableError(`NATS is ${this.link.state()}`);
+    this.preparing ??= this.prepare(connection);
+    await this.preparing;
+    if (!this.js) return [];
+    const jsm = await connection.jetstreamManager();
+    const held: HeldAnnouncement[] = [];
+    let seq = Number.POSITIVE_INFINITY;
+    for (let looked = 0, behind = 0; seq > 1 && looked < limit && behind < GAP_SLACK; looked += 1) {
+      const query = seq === Number.POSITIVE_INFINITY ? { last_by_subj: TIMELINE_SUBJECTS } : { seq: seq - 1 };
+      let message;
+      try {
+        message = await jsm.streams.getMessage(this.stream.name, query);
+      } catch (error) {
+        const code = (error as { api_error?: { err_code?: number } }).api_error?.err_code;
+        if (code === NO_MESSAGE_FOUND && 'last_by_subj' in query) return held;
+        // A sequence deleted or aged out: look at the one before.
+        if (code === NO_MESSAGE_FOUND) {
+          seq -= 1;
+          continue;
+        }
+        this.preparing = null;
+        throw new NotifierUnavailableError(`NATS did not say what the stream holds: ${(error as Error).message}`, { cause: error });
+      }
+      seq = message.seq;
+      const one = announcementIn(message);
+      if (!one) continue;
+      if (position !== null && one.position <= position) behind += 1;
+      else held.push(one);
+    }
+    return held;
   }
 
   state(): NotifierState {

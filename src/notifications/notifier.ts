@@ -54,6 +54,12 @@ export interface Notifier {
    * keeps none; a transport that keeps nothing (core NATS, Redis) leaves it out. Asked fresh each time.
    */
   lastHeld?(): Promise<HeldAnnouncement | null>;
+  /**
+   * Every announcement the transport keeps past `position` (at most `limit`, newest first): the last
+   * message alone does not prove the ones before it are kept (a publish can fail while a later one,
+   * already in flight, is stored), so the announcer skips exactly these and publishes the rest.
+   */
+  heldAfter?(position: bigint | null, limit: number): Promise<HeldAnnouncement[]>;
   /** Extra facts for /health (NATS: whether JetStream keeps the stream). */
   details?(): Record<string, unknown>;
   close(): Promise<void>;

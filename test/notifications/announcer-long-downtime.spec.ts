@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { connect } from 'nats';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import type { Announcement, Notifier } from '../../src/notifications/notifier.ts';
@@ -7,7 +6,7 @@ import { Announcer } from '../../src/projections/announcer/announcer.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { byAccount, natsNotifier, streamContents, TEST_STREAM } from '../support/nats-announcing.ts';
+import { byAccount, natsNotifier, outOfDuplicateWindow, streamContents, TEST_STREAM } from '../support/nats-announcing.ts';
 import { natsServerMissing, OwnNatsServer } from '../support/nats-server.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 import { waitUntil } from '../support/wait-until.ts';
@@ -15,28 +14,6 @@ import { filterCommit } from './support/filter-commits.ts';
 
 const COMMITS = 300;
 const PAGE = 64;
-/** nats-server's JSStreamWrongLastSequenceErr: the publish was checked past deduplication and refused. */
-const WRONG_LAST_SEQUENCE = 10071;
-
-/**
- * True once JetStream no longer knows `messageId`: a publish of it that expects an impossible last
- * sequence is answered as a duplicate inside the window (deduplication comes first) and refused,
- * storing nothing, after it.
- */
-async function outOfDuplicateWindow(url: string, subject: string, messageId: string): Promise<boolean> {
-  const connection = await connect({ servers: url });
-  try {
-    const ack = await connection.jetstream().publish(subject, new Uint8Array(), { msgID: messageId, expect: { lastSequence: 0 } });
-    assert.equal(ack.duplicate, true, 'the probe never stores anything');
-    return false;
-  } catch (error) {
-    if ((error as { api_error?: { err_code?: number } }).api_error?.err_code === WRONG_LAST_SEQUENCE) return true;
-    throw error;
-  } finally {
-    await connection.close();
-  }
-}
-
 describe("The announcer after a downtime longer than JetStream's duplicate window (a nats-server of the test)", function () {
   this.timeout(60_000);
 

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { connect, type NatsConnection } from 'nats';
 import { natsLink } from '../../src/notifications/nats-connection.ts';
 import { NatsNotifier } from '../../src/notifications/nats-notifier.ts';
@@ -58,3 +59,25 @@ export function byAccount(changes: readonly TimelineChange[]): { positions: Map<
 }
 
 export const increasing = (list: readonly bigint[]): boolean => list.every((p, i) => i === 0 || p > list[i - 1]!);
+
+/** nats-server's JSStreamWrongLastSequenceErr: the publish was checked past deduplication and refused. */
+const WRONG_LAST_SEQUENCE = 10071;
+
+/**
+ * True once JetStream no longer knows `messageId`: a publish of it that expects an impossible last
+ * sequence is answered as a duplicate inside the window (deduplication comes first) and refused,
+ * storing nothing, after it.
+ */
+export async function outOfDuplicateWindow(url: string, subject: string, messageId: string): Promise<boolean> {
+  const connection = await connect({ servers: url });
+  try {
+    const ack = await connection.jetstream().publish(subject, new Uint8Array(), { msgID: messageId, expect: { lastSequence: 0 } });
+    assert.equal(ack.duplicate, true, 'the probe never stores anything');
+    return false;
+  } catch (error) {
+    if ((error as { api_error?: { err_code?: number } }).api_error?.err_code === WRONG_LAST_SEQUENCE) return true;
+    throw error;
+  } finally {
+    await connection.close();
+  }
+}

@@ -43,7 +43,8 @@ export const defaultRetry = (failures: number) => backOffMs({ firstMs: 50, maxMs
  * transport confirmed, so a crash or an outage of any length delays announcements and loses none. What
  * was published after the stored checkpoint (a crash before it was stored, a publish whose confirmation
  * was lost) is not published again: after a start and after every failure, before publishing, the
- * announcer asks the transport what it holds last (`heldBeyond`) and skips the commits up to there, so
+ * announcer asks the transport what it holds (`heldBeyond`) and skips exactly those commits (not all
+ * up to its last message: a failed publish can leave a gap below a later one that was stored), so
  * no downtime, however long, duplicates a commit in the stream; JetStream's duplicate window (the same
  * message id) is a second guard only.
  */
@@ -64,6 +65,8 @@ export class Announcer {
   private unsure = true;
   /** Commits up to here are in the transport already: counted as duplicates, not published. */
   private heldUpTo: bigint | null = null;
+  /** Which of those the transport holds, when it can tell: the others are published (a gap below its last). */
+  private heldIds: ReadonlySet<string> | null = null;
   private readonly logger: Logger;
   private readonly observer: AnnouncerObserver;
 
@@ -161,7 +164,7 @@ export class Announcer {
         await this.persist();
         return false;
       }
-      const held = this.heldUpTo !== null && announcement.position <= this.heldUpTo;
+      const held = this.heldIds ? this.heldIds.has(announcement.messageId) : this.heldUpTo !== null && announcement.position <= this.heldUpTo;
       const outcome = held ? 'duplicate' : await this.notifier.announce(announcement);
       this.observer.published(this.channel, outcome);
       this.moved(announcement.position);
@@ -191,10 +194,11 @@ export class Announcer {
     const held = await heldBeyond(this.events, this.notifier, this.position);
     this.unsure = false;
     this.heldUpTo = held.kind === 'ours' ? held.position : null;
+    this.heldIds = held.kind === 'ours' ? held.ids : null;
     if (held.kind === 'ours')
       this.logger.info(
-        { from: this.position?.toString() ?? 'start', heldUpTo: held.position.toString() },
-        'the stream holds these already: not published again',
+        { from: this.position?.toString() ?? 'start', heldUpTo: held.position.toString(), held: held.ids?.size },
+        'the stream holds these already: not published again (any commit missing below its last is published)',
       );
     if (held.kind === 'foreign') {
       this.logger.warn(

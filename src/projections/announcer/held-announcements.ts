@@ -9,7 +9,9 @@ import { announcementId } from './announcements-in.ts';
  * this log at that position: another deployment's, or a log started afresh; nothing is skipped then).
  */
 export type Held =
-  { readonly kind: 'none' } | { readonly kind: 'ours'; readonly position: bigint } | { readonly kind: 'foreign'; readonly held: HeldAnnouncement };
+  | { readonly kind: 'none' }
+  | { readonly kind: 'ours'; readonly position: bigint; readonly ids: ReadonlySet<string> | null }
+  | { readonly kind: 'foreign'; readonly held: HeldAnnouncement };
 
 const PAGE = 256;
 /**
@@ -17,6 +19,19 @@ const PAGE = 256;
  * a held message further on than this is not one this announcer published.
  */
 const LOOK_AHEAD = 16 * PAGE;
+
+/**
+ * The message ids the transport keeps past `from`; null when it can only say its last one. On a NATS
+ * cluster a publish can fail (its leader lost, its proposal dropped) while the next one, already asked,
+ * is stored: the last message then sits above a gap, and skipping up to it lost those commits.
+ * (nats-server v2.9.10: server/jetstream_cluster.go processClusteredInboundMsg, line 6619 on, answers a
+ * publish only once its proposal is applied; applyStreamEntries, lines 2341-2346, skips an entry behind
+ * the stream's last sequence without an answer.)
+ */
+async function heldIds(notifier: Notifier, from: bigint | null): Promise<ReadonlySet<string> | null> {
+  if (!notifier.heldAfter) return null;
+  return new Set((await notifier.heldAfter(from, LOOK_AHEAD)).map((one) => one.messageId));
+}
 
 /** Asks the transport for its last announcement and looks for that commit in the log after `from`. */
 export async function heldBeyond(events: EventStore, notifier: Notifier, from: bigint | null): Promise<Held> {
@@ -28,7 +43,8 @@ export async function heldBeyond(events: EventStore, notifier: Notifier, from: b
     for (const event of page) {
       if (event.position < held.position) continue;
       const same = event.position === held.position && announcementId(event) === held.messageId;
-      return same ? { kind: 'ours', position: held.position } : { kind: 'foreign', held };
+      if (!same) return { kind: 'foreign', held };
+      return { kind: 'ours', position: held.position, ids: await heldIds(notifier, from) };
     }
     const last = page.at(-1);
     if (!last) break;
