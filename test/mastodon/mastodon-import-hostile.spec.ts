@@ -102,8 +102,25 @@ describe('mastodon import: hostile rows are reported and skipped, or imported as
     const badToken = await db.token(bad, 'read');
     assert.deepEqual((await server.request('GET', '/api/v2/filters', { token: badToken })).body, []);
 
+    // The skipped filters' rows stay in Mastodon's tables (the import changes no row) and the log never
+    // made them, so the drift check names exactly those rows, each as on Mastodon's side only, and nothing else.
+    const left = [...skipped.map(([id]) => [id, bad.accountId]), [remoteFilter.id, remote.accountId], [large[5]!, full.accountId]];
+    const expected: string[] = [];
+    for (const [id, account] of left) {
+      const exists = (table: string, rowId: string) =>
+        JSON.stringify({ account, model: 'mastodon', table, id: rowId, field: 'exists', live: true, log: false });
+      expected.push(exists('custom_filters', id!));
+      for (const table of ['custom_filter_keywords', 'custom_filter_statuses']) {
+        const { rows } = await db.pool.query<{ id: string }>(`SELECT id::text AS id FROM ${table} WHERE custom_filter_id = $1::bigint`, [id]);
+        for (const row of rows) expected.push(exists(table, row.id));
+      }
+    }
     const verified = await runCli(['verify', '--read-models'], env);
-    assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+    assert.equal(verified.code, 1, verified.stderr);
+    const named = verified.stdout.split('\n').filter(Boolean);
+    assert.deepEqual([...named].sort(), [...expected].sort());
+    assert.match(verified.stderr, /read models match the log/);
+    assert.match(verified.stderr, new RegExp(`error: Mastodon's filter tables differ from the log in ${expected.length} places: 4 accounts, 21 filters`));
   });
 
   it('refuses to run without MASTODON_DATABASE_URL, or on a database that is not Mastodon’s, with one line and exit 1', async () => {

@@ -107,14 +107,24 @@ describe('mastodon import: the filters Mastodon holds, into the log with their i
 
   it('a filter deleted through the API after its import is not brought back by the next one', async () => {
     const alice = await db.user();
-    const filter = await insertMastodonFilter(db, alice);
+    const filter = await insertMastodonFilter(db, alice, { keywords: ['one', 'two'], statuses: 1 });
     assert.equal((await importOnce()).code, 0);
     const token = await db.token(alice);
     await listed(token, 1);
     assert.equal((await server.request('DELETE', `/api/v2/filters/${filter.id}`, { token })).status, 200);
+    // The projector deletes the filter's rows from all three tables, as Mastodon's own delete would.
+    const left = `SELECT (SELECT count(*) FROM custom_filters WHERE id = $1::bigint) + (SELECT count(*) FROM custom_filter_keywords WHERE custom_filter_id = $1::bigint)
+                       + (SELECT count(*) FROM custom_filter_statuses WHERE custom_filter_id = $1::bigint) AS n`;
+    await waitUntil(async () => Number((await db.pool.query(left, [filter.id])).rows[0].n) === 0, "the deleted filter's rows gone from Mastodon's tables");
+    const length = await logLength(server);
     const again = await importOnce();
-    assert.equal(again.stdout, `already in the log: filter ${filter.id} (account ${alice.accountId})\n`);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout, '', 'the next import says nothing of the deleted filter');
+    assert.equal(again.stderr, "mastodon import: 0 imported, 0 already in the log, 0 skipped, of 0 filters in Mastodon's tables\n");
+    assert.equal(await logLength(server), length, 'the next import appends nothing');
+    assert.equal(Number((await db.pool.query(left, [filter.id])).rows[0].n), 0, 'nor brings its rows back');
     assert.deepEqual((await server.request('GET', '/api/v2/filters', { token })).body, []);
+    assert.equal((await server.request('GET', `/api/v2/filters/${filter.id}`, { token })).status, 404);
   });
 
   it('writes through the API keep working on imported filters, with Mastodon’s ids', async () => {

@@ -181,15 +181,21 @@ async function writeFilter(client: pg.PoolClient, view: FilterView, times: Times
     return;
   }
   const f = rows.filter;
-  const written = await client.query(
+  const account = await client.query('SELECT 1 FROM accounts WHERE id = $1::bigint', [f.account_id]);
+  if (account.rowCount === 0) return;
+  // The row is rewritten only when its content differs at the log's precision (milliseconds: Mastodon's
+  // microseconds truncate as the import read them), so an imported filter's row, which already says what
+  // the log says, keeps Mastodon's expires_at and updated_at to the microsecond.
+  await client.query(
     `INSERT INTO custom_filters (id, account_id, phrase, context, action, expires_at, created_at, updated_at)
-     SELECT $1::bigint, $2::bigint, $3, $4::varchar[], $5, ${toUtc('$6')}, ${toUtc('$7')}, ${toUtc('$8')}
-      WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $2::bigint)
+     VALUES ($1::bigint, $2::bigint, $3, $4::varchar[], $5, ${toUtc('$6')}, ${toUtc('$7')}, ${toUtc('$8')})
      ON CONFLICT (id) DO UPDATE SET account_id = EXCLUDED.account_id, phrase = EXCLUDED.phrase, context = EXCLUDED.context,
-       action = EXCLUDED.action, expires_at = EXCLUDED.expires_at, updated_at = EXCLUDED.updated_at`,
+       action = EXCLUDED.action, expires_at = EXCLUDED.expires_at, updated_at = EXCLUDED.updated_at
+     WHERE (custom_filters.account_id, custom_filters.phrase, custom_filters.context, custom_filters.action,
+            date_trunc('milliseconds', custom_filters.expires_at))
+       IS DISTINCT FROM (EXCLUDED.account_id, EXCLUDED.phrase, EXCLUDED.context, EXCLUDED.action, EXCLUDED.expires_at)`,
     [f.id, f.account_id, f.phrase, f.context, f.action, f.expires_at, at.createdAt, at.updatedAt],
   );
-  if (written.rowCount === 0) return;
   const keywordIds = rows.keywords.map((k) => k.id);
   await client.query('DELETE FROM custom_filter_keywords WHERE custom_filter_id = $1::bigint AND NOT (id = ANY($2::bigint[]))', [view.id, keywordIds]);
   if (keywordIds.length > 0)
