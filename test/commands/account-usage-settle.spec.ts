@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { AccountUsageLedger, filterUsage } from '../../src/commands/filter/account-usage-ledger.ts';
 import { evolve, initialState } from '../../src/commands/filter/filter-state.ts';
 import { usageStream, type UsageTotals } from '../../src/events/account-usage-events.ts';
+import { EsdbEventStore } from '../../src/events/esdb-event-store.ts';
 import type { EventStore, NewEvent } from '../../src/events/event-store.ts';
 import { readFilterEvent } from '../../src/events/filter-event-versions.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
@@ -10,6 +11,7 @@ import { runFilterCommand, type FilterCommandDeps } from '../../src/http/run-fil
 import { newId } from '../../src/shared/ids.ts';
 import { KeyedLock } from '../../src/shared/keyed-lock.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
+import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
 const settings = { title: 't', context: ['home'], action: 'warn', expiresAt: null };
@@ -65,63 +67,80 @@ function shrinkLoses(store: EventStore, steal: () => boolean, competitor: () => 
   });
 }
 
-describe('The usage ledger settles every shrink, however its races go', function () {
-  this.timeout(120_000);
-  let connections: EventStore[] = [];
-  beforeEach(() => {
-    const dir = scratchDir();
-    connections = [SqliteEventStore.inDataDir(dir), SqliteEventStore.inDataDir(dir)];
-  });
-  afterEach(async () => {
-    await Promise.all(connections.map((c) => c.close()));
-  });
+function settleSuite(name: string, connect: () => EventStore[]): void {
+  describe(`The usage ledger settles every shrink, however its races go: ${name}`, function () {
+    this.timeout(120_000);
+    let connections: EventStore[] = [];
+    beforeEach(() => {
+      connections = connect();
+    });
+    afterEach(async () => {
+      await Promise.all(connections.map((c) => c.close()));
+    });
 
-  it('carries a shrink that lost every try to the next settle, so a starved delete cannot leave the account counted high', async () => {
-    const accountId = newId();
-    const live: string[] = [];
-    const other = apiProcess(connections[1]!);
-    let stealing = true;
-    let stolen = 0;
-    const one = apiProcess(
-      shrinkLoses(
-        connections[0]!,
-        () => stealing,
-        async () => {
-          stolen += 1;
-          await create(other, accountId, live);
-        },
-      ),
-    );
-    // Given an account of three filters, whose ledger another process writes before each try of a delete's shrink
-    for (let i = 0; i < 3; i += 1) await create(one, accountId, live);
-    // When that delete is answered (its filter is gone) but its shrink never landed
-    await remove(one, accountId, live);
-    assert.ok(stolen >= 8, `the competitor won ${stolen} rounds`);
-    assert.deepEqual(await ledgerTotals(connections[1]!, accountId), { filters: live.length + 1, keywordCharacters: 2 * (live.length + 1) });
-    // Then the next delete of this process lands both
-    stealing = false;
-    await remove(one, accountId, live);
-    assert.deepEqual(await ledgerTotals(connections[1]!, accountId), await logTotals(connections[1]!, live));
-  });
+    it('carries a shrink that lost every try to the next settle, so a starved delete cannot leave the account counted high', async () => {
+      const accountId = newId();
+      const live: string[] = [];
+      const other = apiProcess(connections[1]!);
+      let stealing = true;
+      let stolen = 0;
+      const one = apiProcess(
+        shrinkLoses(
+          connections[0]!,
+          () => stealing,
+          async () => {
+            stolen += 1;
+            await create(other, accountId, live);
+          },
+        ),
+      );
+      // Given an account of three filters, whose ledger another process writes before each try of a delete's shrink
+      for (let i = 0; i < 3; i += 1) await create(one, accountId, live);
+      // When that delete is answered (its filter is gone) but its shrink never landed
+      await remove(one, accountId, live);
+      assert.ok(stolen >= 8, `the competitor won ${stolen} rounds`);
+      assert.deepEqual(await ledgerTotals(connections[1]!, accountId), { filters: live.length + 1, keywordCharacters: 2 * (live.length + 1) });
+      // Then the next delete of this process lands both
+      stealing = false;
+      await remove(one, accountId, live);
+      assert.deepEqual(await ledgerTotals(connections[1]!, accountId), await logTotals(connections[1]!, live));
+    });
 
-  it('lets the deletes of one process settle in turns, never against each other, carrying what is owed exactly once', async () => {
-    const accountId = newId();
-    const live: string[] = [];
-    const other = apiProcess(connections[1]!);
-    let stealing = true;
-    const one = apiProcess(
-      shrinkLoses(
-        connections[0]!,
-        () => stealing,
-        () => create(other, accountId, live),
-      ),
-    );
-    for (let i = 0; i < 20; i += 1) await create(one, accountId, live);
-    await remove(one, accountId, live);
-    stealing = false;
-    // Given a shrink owed, when 16 deletes run at once in the process that owes it
-    await Promise.all(Array.from({ length: 16 }, () => remove(one, accountId, live)));
-    // Then it is carried by one of them only: the ledger is the log, neither high nor low
-    assert.deepEqual(await ledgerTotals(connections[1]!, accountId), await logTotals(connections[1]!, live));
+    it('lets the deletes of one process settle in turns, never against each other, carrying what is owed exactly once', async () => {
+      const accountId = newId();
+      const live: string[] = [];
+      const other = apiProcess(connections[1]!);
+      let stealing = true;
+      const one = apiProcess(
+        shrinkLoses(
+          connections[0]!,
+          () => stealing,
+          () => create(other, accountId, live),
+        ),
+      );
+      for (let i = 0; i < 20; i += 1) await create(one, accountId, live);
+      await remove(one, accountId, live);
+      stealing = false;
+      // Given a shrink owed, when 16 deletes run at once in the process that owes it
+      await Promise.all(Array.from({ length: 16 }, () => remove(one, accountId, live)));
+      // Then it is carried by one of them only: the ledger is the log, neither high nor low
+      assert.deepEqual(await ledgerTotals(connections[1]!, accountId), await logTotals(connections[1]!, live));
+    });
   });
+}
+
+settleSuite('SQLite, two connections to one file', () => {
+  const dir = scratchDir();
+  return [SqliteEventStore.inDataDir(dir), SqliteEventStore.inDataDir(dir)];
+});
+
+describe('on the EventStoreDB protocol stand-in (not a server)', () => {
+  let standIn: EsdbStandIn | null = null;
+  before(async () => {
+    standIn = await EsdbStandIn.start();
+  });
+  after(async () => {
+    await standIn?.stop();
+  });
+  settleSuite('EventStoreDB adapter, two connections', () => [EsdbEventStore.connect(standIn!.url), EsdbEventStore.connect(standIn!.url)]);
 });
