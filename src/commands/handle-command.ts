@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { AppendTooLargeError, ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type RecordedEvent } from '../events/event-store.ts';
 import { ConflictError } from './errors.ts';
 import type { StreamStateCache } from './stream-state-cache.ts';
@@ -55,6 +56,23 @@ function earlierRun(recorded: readonly RecordedEvent[], eventId: (index: number)
   let end = start;
   while (end + 1 < recorded.length && recorded[end + 1]!.eventId === eventId(end + 1 - start)) end += 1;
   return recorded[end]!.position;
+}
+
+/**
+ * Whether the events stored right after `expected` carry the metadata this run sent (a store may add
+ * keys of its own, as the EventStoreDB adapter's chain hash). An append of ids already stored there is
+ * answered as a success (sqlite-replayed-append.ts; the server's CommitDecision.Idempotent) without
+ * saying it stored nothing: a run racing another run of the same command in another process (a repeated
+ * Idempotency-Key) can only tell by reading. The runs differ in their request's id.
+ */
+async function storedByThisRun(store: EventStore, streamName: string, expected: ExpectedRevision, sent: unknown): Promise<boolean> {
+  // A read that fails keeps the settlement as it was: the ledger may then count high, never low.
+  const read = await store.readStream(streamName, typeof expected === 'bigint' ? { after: expected } : {}).catch(() => null);
+  if (read === null) return true;
+  const [first] = read;
+  const stored = first?.metadata;
+  if (typeof sent !== 'object' || sent === null || typeof stored !== 'object' || stored === null) return isDeepStrictEqual(sent, stored);
+  return Object.entries(sent).every(([key, value]) => isDeepStrictEqual((stored as Record<string, unknown>)[key], value));
 }
 
 /**
@@ -124,19 +142,16 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
     const expected: ExpectedRevision = revision ?? 'no_stream';
     let settlement: Settlement | null = null;
     let appended: AppendResult;
+    const toAppend = events.map((e, i) => ({
+      ...(options.eventId ? { id: options.eventId(i) } : {}),
+      type: e.type,
+      data: e.data,
+      metadata: options.metadata(i, events.length, e),
+    }));
     try {
       // A conflict here (the other stream moved since prepare read it) re-runs the command like one below.
       settlement = options.check ? await options.check.reserve(state, events) : null;
-      appended = await store.appendToStream(
-        streamName,
-        events.map((e, i) => ({
-          ...(options.eventId ? { id: options.eventId(i) } : {}),
-          type: e.type,
-          data: e.data,
-          metadata: options.metadata(i, events.length, e),
-        })),
-        expected,
-      );
+      appended = await store.appendToStream(streamName, toAppend, expected);
     } catch (error) {
       // By name: the EventStoreDB adapter is loaded on demand and may come from another module instance.
       const conflict = error instanceof Error && error.name === ConcurrencyError.name;
@@ -146,6 +161,11 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
       if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');
       await delay(retryDelayMs(attempt));
       continue;
+    }
+    if (settlement && options.eventId && !(await storedByThisRun(store, streamName, expected, toAppend[0]!.metadata))) {
+      // Another run stored these events and settled for them: this one's reservation is given back.
+      await settlement.notAppended();
+      return { state: events.reduce(decider.evolve, state), events: [], position: appended.position };
     }
     await settlement?.appended();
     // Not remembered: the cache holds only folds of stored events, which the next command reads anyway.

@@ -4,6 +4,7 @@ import { ConcurrencyError, type EventStore, type ExpectedRevision, type Recorded
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
 import { filterIdOfStream } from '../../events/filter-events.ts';
 import { asyncRetry } from '../../shared/async-retry.ts';
+import { KeyedLock } from '../../shared/keyed-lock.ts';
 import { LOST_RACE_BACK_OFF } from '../handle-command.ts';
 import { StreamStateCache } from '../stream-state-cache.ts';
 import { evolve, initialState, type FilterState } from './filter-state.ts';
@@ -29,6 +30,11 @@ export function filterUsage(state: FilterState): UsageTotals {
   return state.phase === 'active' ? { filters: 1, keywordCharacters: keywordCharacters(state.keywords) } : { filters: 0, keywordCharacters: 0 };
 }
 
+const plus = (a: UsageTotals, b: UsageTotals): UsageTotals => ({
+  filters: a.filters + b.filters,
+  keywordCharacters: a.keywordCharacters + b.keywordCharacters,
+});
+
 export const isConflict = (error: unknown): boolean => error instanceof Error && error.name === ConcurrencyError.name;
 
 /**
@@ -38,6 +44,14 @@ export const isConflict = (error: unknown): boolean => error instanceof Error &&
  */
 export class AccountUsageLedger {
   private readonly states = new StreamStateCache<UsageTotals>({ maxWeight: 100_000 });
+  /**
+   * Per account, the settles of this process take turns: they never conflict with one another (deletes
+   * racing on one account lost rounds to each other, and a settle that lost 8 gave up, leaving the
+   * account counted high for good), and `owed` is read and cleared by one settle at a time.
+   */
+  private readonly settling = new KeyedLock();
+  /** Per account, the settled changes whose every try lost its race: surely not stored, carried by the next settle. */
+  private readonly owed = new Map<string, UsageTotals>();
 
   constructor(private readonly events: EventStore) {}
 
@@ -80,20 +94,33 @@ export class AccountUsageLedger {
 
   /**
    * A change that only lowers the totals and must land whatever else is appended meanwhile: re-read and
-   * re-applied on each conflict. When it cannot land, the ledger stays high, which refuses early but
-   * never lets a limit be passed.
+   * re-applied on each conflict. One that still loses every try is owed, and lands with this process's
+   * next settle for the account (the user's next delete, say), so a starved shrink cannot lock an account
+   * out for good; only a failure that may have stored it, or the process's end, leaves the ledger high.
    */
   async settle(write: LedgerWrite, filterId: string, change: UsageTotals, reason: 'released' | 'recorded'): Promise<void> {
-    await asyncRetry(
-      async () => {
-        const at = await this.read(write);
-        // Never so: a release follows its reservation, and a shrink is recorded only on a ledger that
-        // existed before its append (account-usage-check.ts). A count now would include it already.
-        if (at.revision === null) return;
-        await this.change(write, at, filterId, change, reason);
-      },
-      { backOff: LOST_RACE_BACK_OFF, shouldRetryError: (error, { retries }) => isConflict(error) && retries + 1 < SETTLE_ATTEMPTS },
-    );
+    const key = write.accountId;
+    await this.settling.run(key, async () => {
+      const total = plus(this.owed.get(key) ?? { filters: 0, keywordCharacters: 0 }, change);
+      try {
+        await asyncRetry(
+          async () => {
+            const at = await this.read(write);
+            // Never so: a release follows its reservation, and a shrink is recorded only on a ledger that
+            // existed before its append (account-usage-check.ts). A count now would include it already.
+            if (at.revision === null) return;
+            await this.change(write, at, filterId, total, reason);
+          },
+          { backOff: LOST_RACE_BACK_OFF, shouldRetryError: (error, { retries }) => isConflict(error) && retries + 1 < SETTLE_ATTEMPTS },
+        );
+        this.owed.delete(key);
+      } catch (error) {
+        // A conflict stored nothing, so carrying it on cannot count it twice; any other failure may have.
+        if (isConflict(error)) this.owed.set(key, total);
+        else this.owed.delete(key);
+        throw error;
+      }
+    });
   }
 
   /**
