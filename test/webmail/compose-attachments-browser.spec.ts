@@ -14,6 +14,8 @@ async function axeViolations(page: Page): Promise<string[]> {
 /** A long name with no spaces: it must wrap inside the list, not widen the page. */
 const LONG_NAME = `Quartalsbericht_Übersicht_${'Zahlen'.repeat(12)}.pdf`;
 const NON_ASCII = 'résumé 2026 – Zürich.pdf';
+/** A name a careless list would turn into markup: it is the one removed again. */
+const HOSTILE = '<img src=x onerror="window.owned=1">.txt';
 const PDF = Buffer.from('%PDF-1.4\n% test file\n');
 const names = (page: Page) => page.locator('#attachment-list li:not(.uploading) .attachment-name').allTextContents();
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -42,14 +44,16 @@ for (const setting of WEBMAIL_ADAPTERS)
 
         await page.setInputFiles('#upload-input', [
           { name: NON_ASCII, mimeType: 'application/pdf', buffer: PDF },
-          { name: 'drop me.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
+          { name: HOSTILE, mimeType: 'text/plain', buffer: Buffer.from('x') },
         ]);
         await page.locator('#attachment-list li:not(.uploading)').nth(1).waitFor();
-        assert.deepEqual(await names(page), [NON_ASCII, 'drop me.txt']);
+        assert.deepEqual(await names(page), [NON_ASCII, HOSTILE]);
+        assert.equal(await page.locator('#attachment-list img').count(), 0, 'the name stayed text');
         await page.setInputFiles('#upload-input', [{ name: LONG_NAME, mimeType: 'application/pdf', buffer: PDF }]);
         await page.locator('#attachment-list li:not(.uploading)').nth(2).waitFor();
-        await page.getByRole('button', { name: 'Remove drop me.txt' }).click();
-        await page.locator('#attachment-list li', { hasText: 'drop me.txt' }).waitFor({ state: 'detached' });
+        await page.getByRole('button', { name: `Remove ${HOSTILE}`, exact: true }).click();
+        await page.locator('#attachment-list li', { hasText: 'onerror' }).waitFor({ state: 'detached' });
+        assert.equal(await page.evaluate(() => (window as unknown as { owned?: number }).owned), undefined);
         assert.deepEqual(await names(page), [NON_ASCII, LONG_NAME]);
 
         // Over the limit: the server's 413 says why in the live region, and nothing is attached.
