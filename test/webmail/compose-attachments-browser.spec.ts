@@ -26,6 +26,29 @@ for (const setting of WEBMAIL_ADAPTERS)
     const stand = chromiumAndWebmail((context) => setting.start(context));
     const shot = (name: string, width: number) => join(SCREENSHOTS, `compose-attachments-${setting.name.replace(/\W+/g, '-')}-${name}-${width}.png`);
 
+    it('holds Send and Save draft while an upload runs, showing it as uploading, and frees them when it ends', async () => {
+      const page = await signedInPage(stand, await stand.server.account('cu'), { width: 1280 });
+      await page.waitForSelector('#messagelist');
+      await page.goto(`${stand.server.baseUrl}/webmail/?_task=mail&_action=compose`);
+      await page.waitForURL(/_id=/);
+      // The upload's answer is held until the test has looked at the page: no timing, only this gate.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/_action=upload/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.setInputFiles('#upload-input', [{ name: 'slow.txt', mimeType: 'text/plain', buffer: Buffer.from('slow') }]);
+      await page.locator('#attachment-list li.uploading progress').waitFor();
+      assert.equal(await page.locator('#send-button').isDisabled(), true);
+      assert.equal(await page.locator('#savedraft-button').isDisabled(), true);
+      release();
+      await page.locator('#attachment-list li:not(.uploading)', { hasText: 'slow.txt' }).waitFor();
+      assert.equal(await page.locator('#attachment-list li.uploading').count(), 0);
+      assert.equal(await page.locator('#send-button').isDisabled(), false);
+      assert.equal(await page.locator('#savedraft-button').isDisabled(), false);
+    });
+
     for (const width of [1280, 380])
       it(`at ${width} px: uploads without a reload, removes one, refuses one over the limit, saves a draft, resumes it and sends it; axe clean`, async () => {
         const [writer, reader] = [await stand.server.account('cw'), await stand.server.account('cr')];
