@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 const ASSETS: Record<string, { file: string; type: string }> = {
   '/webmail/static/webmail.js': { file: 'webmail.js', type: 'text/javascript; charset=utf-8' },
   '/webmail/static/preview-pane.js': { file: 'preview-pane.js', type: 'text/javascript; charset=utf-8' },
+  '/webmail/static/compose-attachments.js': { file: 'compose-attachments.js', type: 'text/javascript; charset=utf-8' },
   '/webmail/static/autocomplete.js': { file: 'autocomplete.js', type: 'text/javascript; charset=utf-8' },
   '/webmail/static/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
   '/webmail/static/webmail.css': { file: 'webmail.css', type: 'text/css; charset=utf-8' },

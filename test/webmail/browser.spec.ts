@@ -87,7 +87,7 @@ describe('webmail in Chromium', function () {
     await page.waitForURL(/_action=compose&_id=/);
     await page.fill('#_to', `${dave.username}@localhost`);
     await page.fill('#_subject', 'forged');
-    await page.locator('input[name="_token"]').evaluate((input) => {
+    await page.locator('#compose-form input[name="_token"]').evaluate((input) => {
       (input as HTMLInputElement).value = 'WRONGWRONGWRONGWRONGWRONGWRONG12';
     });
     const before = server.errorLines().length;

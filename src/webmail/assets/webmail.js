@@ -1,4 +1,4 @@
-// The webmail's page script: refresh, address autocomplete and the framed send. Plain script, no eval:
+// The webmail's page script: refresh, address autocomplete, the framed send and the compose page's uploads. Plain script, no eval:
 // server commands arrive as Roundcube's `this.name(args);` lines and only the ones below are run.
 'use strict';
 
@@ -130,15 +130,18 @@
     },
   };
 
-  function runCommands(exec) {
+  // `local` adds the commands of one part of the page (the compose page's attachment list) for this answer.
+  function runCommands(exec, local) {
     for (const line of (exec || '').split('\n')) {
-      const call = /^this\.([a-z_]+)\((.*)\);$/.exec(line);
-      if (call && Object.prototype.hasOwnProperty.call(commands, call[1])) commands[call[1]].apply(null, JSON.parse('[' + call[2] + ']'));
+      const call = /^this\.([a-z0-9_]+)\((.*)\);$/.exec(line);
+      if (!call) continue;
+      const known = local && Object.prototype.hasOwnProperty.call(local, call[1]) ? local : commands;
+      if (Object.prototype.hasOwnProperty.call(known, call[1])) known[call[1]].apply(null, JSON.parse('[' + call[2] + ']'));
     }
   }
 
   // Roundcube's AJAX: POST with the request token in X-Roundcube-Request; a 403 means the page is stale.
-  async function request(action, params) {
+  async function request(action, params, local) {
     const body = new URLSearchParams(Object.assign({ _unlock: '0' }, params));
     const response = await fetch(base + '?_task=mail&_action=' + action, {
       method: 'POST',
@@ -153,7 +156,7 @@
       }, 2000);
       return;
     }
-    runCommands((await response.json()).exec);
+    runCommands((await response.json()).exec, local);
   }
 
   function startRefresh() {
@@ -210,4 +213,5 @@
   startFramedSend();
   startMarkButtons();
   if (window.WebmailPreviewPane) window.WebmailPreviewPane(setUnreadCount);
+  if (window.WebmailComposeAttachments) window.WebmailComposeAttachments({ request: request, runCommands: runCommands, showMessage: showMessage });
 })();

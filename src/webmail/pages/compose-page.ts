@@ -21,7 +21,7 @@ export function composePage(viewer: Viewer, compose: ComposeSession, attachments
 <div class="field"><span class="label" id="from-label">From</span><span class="from" aria-labelledby="from-label">${viewer.address}</span></div>
 <div class="field recipient"><label for="_to">To</label>
 <input id="_to" name="_to" type="text" value="${defaults.to}" autocomplete="off" spellcheck="false" aria-autocomplete="list" aria-controls="autocomplete-list">
-<ul id="autocomplete-list" role="listbox" hidden></ul></div>
+<ul id="autocomplete-list" role="listbox" aria-label="Address suggestions" hidden></ul></div>
 <div class="field"><label for="_cc">Cc</label><input id="_cc" name="_cc" type="text" value="${defaults.cc}" autocomplete="off" spellcheck="false"></div>
 <div class="field"><label for="_subject">Subject</label><input id="_subject" name="_subject" type="text" value="${defaults.subject}" maxlength="998"></div>
 ${

@@ -34,6 +34,7 @@ export function layout(options: PageOptions): SafeHtml {
 <link rel="stylesheet" href="/webmail/static/webmail.css">
 <script src="/webmail/static/autocomplete.js" defer></script>
 <script src="/webmail/static/preview-pane.js" defer></script>
+<script src="/webmail/static/compose-attachments.js" defer></script>
 <script src="/webmail/static/webmail.js" defer></script>
 </head>
 <body class="${options.bodyClass ?? ''}"${dataAttributes(options.env ?? {})}>
