@@ -132,6 +132,10 @@ describe('EventStoreDB cluster chaos: two API processes and a projector while th
         [],
         'every acknowledged write was seen at once by both processes; nothing but 200 or 503',
       );
+      // Why each 503 was answered, from the API processes' own log lines (by the request id the writer sent).
+      const refusals = new Map<string, string>();
+      for (const child of processes)
+        for (const line of child.lines) if (line.msg === 'request refused: service unavailable') refusals.set(String(line.requestId), String(line.error));
       await checkTheLog(
         cluster,
         mongodbUrl,
@@ -139,6 +143,7 @@ describe('EventStoreDB cluster chaos: two API processes and a projector while th
         urls[0]!,
         token,
         writers.flatMap((w) => w.sent),
+        refusals,
       );
     } catch (error) {
       for (const child of processes)
@@ -164,6 +169,7 @@ async function checkTheLog(
   url: string,
   token: string,
   sent: ReturnType<typeof twoProcessWriter>['sent'],
+  refusals: ReadonlyMap<string, string>,
 ) {
   const events = EsdbEventStore.connect(cluster.url());
   const reads = await MongoReadStore.connect(mongodbUrl, database);
@@ -196,13 +202,28 @@ async function checkTheLog(
       [],
       "a 503'd write was made at most once",
     );
+    assert.deepEqual(
+      unknown.filter((s) => !refusals.has(s.requestId)).map((s) => s.requestId),
+      [],
+      'every 503 is in an API process log with its reason',
+    );
+    // A 503 for a write that was made is allowed only where the outcome was still unknown when the budget
+    // ran out; one said to be not made (no leader took it, refused) made nothing.
+    assert.deepEqual(
+      unknown
+        .filter((s) => (commits.get(s.requestId) ?? 0) > 0 && !/was made is unknown/.test(refusals.get(s.requestId) ?? ''))
+        .map((s) => `${s.kind} ${s.title}: made, answered 503 as ${refusals.get(s.requestId)}`),
+      [],
+      'a write that was made is answered 503 only when its outcome is unknown',
+    );
     // The client tells which a 503'd POST was by listing its filters: the title is there once or not at all.
     const listed = (await (await fetch(`${url}/api/v2/filters`, { headers: { authorization: `Bearer ${token}` } })).json()) as { title: string }[];
     const posts503 = unknown.filter((s) => s.kind === 'POST');
     for (const post of posts503)
       assert.equal(listed.filter((f) => f.title === post.title).length, created.get(post.title) ?? 0, `the listing tells what became of ${post.title}`);
+    const unknownOutcomes = unknown.filter((s) => /was made is unknown/.test(refusals.get(s.requestId) ?? '')).length;
     console.log(
-      `      ${acked.length} acknowledged writes; ${posts503.length} POSTs answered 503: ${posts503.filter((s) => created.get(s.title) === 1).length} made one filter, ${posts503.filter((s) => !created.has(s.title)).length} made none`,
+      `      ${acked.length} acknowledged writes; ${unknown.length} answered 503 (${unknownOutcomes} of unknown outcome, the rest not made); ${posts503.length} POSTs of them: ${posts503.filter((s) => created.get(s.title) === 1).length} made one filter, ${posts503.filter((s) => !created.has(s.title)).length} made none`,
     );
     await waitUntil(async () => ((await reads.checkpoint(FILTERS_PROJECTION)) ?? -1n) >= last, 'the read models taking in the whole log', 60_000);
     const drifts: unknown[] = [];
