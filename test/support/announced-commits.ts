@@ -1,3 +1,4 @@
+import { waitUntil } from './wait-until.ts';
 import { AckPolicy, connect, DeliverPolicy } from 'nats';
 import type { EventMetadata } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
@@ -25,13 +26,35 @@ export async function commitsInLog(dir: string): Promise<string[]> {
 }
 
 /** Every message of the stream with the time its leader stored it (ms), in stream order. */
+/**
+ * JetStream answers 503 while a cluster elects its meta or stream leader (a server just healed or
+ * restarted, on a loaded machine): the reader asks again until it answers; any other error is the test's.
+ */
+async function whenAnswering<T>(ask: () => Promise<T>): Promise<T> {
+  let answer: { value: T } | null = null;
+  await waitUntil(
+    async () => {
+      try {
+        answer = { value: await ask() };
+        return true;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === '503') return false;
+        throw error;
+      }
+    },
+    'JetStream answering (503 while its leaders are elected)',
+    60_000,
+  );
+  return answer!.value;
+}
+
 export async function storedMessages(servers: string[]): Promise<{ messageId: string; storedAt: number }[]> {
   const connection = await connect({ servers });
   try {
-    const jsm = await connection.jetstreamManager();
-    const total = (await jsm.streams.info(STREAM)).state.messages;
+    const jsm = await whenAnswering(() => connection.jetstreamManager());
+    const total = (await whenAnswering(() => jsm.streams.info(STREAM))).state.messages;
     const durable = `reader-${Math.random().toString(36).slice(2)}`;
-    await jsm.consumers.add(STREAM, { durable_name: durable, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
+    await whenAnswering(() => jsm.consumers.add(STREAM, { durable_name: durable, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All }));
     const consumer = await connection.jetstream().consumers.get(STREAM, durable);
     const read: { messageId: string; storedAt: number }[] = [];
     const messages = await consumer.consume();
