@@ -77,7 +77,41 @@ export function readUpload(ctx: Context, mayAccept: (fields: ReadonlyMap<string,
 }
 
 /**
- * After a refusal the rest of the body is not wanted: the answer says `Connection: close`, and once it
+ * After a refusal the rest of the body is not wanted, but a client still sending it must hear the answer:
+ * a small rest (256 KB, within 2 s) is read and dropped before answering. Node 24 ends a socket whose
+ * request was not read to its end once the answer is written, and the client's write then fails (EPIPE)
+ * before it reads the answer. A larger rest is answered with `Connection: close` (below).
+ */
+const REST_READ_BYTES = 256 * 1024;
+
+export async function dropRestOfBody(ctx: Context): Promise<void> {
+  const req = ctx.req;
+  if (req.readableEnded) return;
+  if (Number(ctx.get('content-length') || 0) > REST_READ_BYTES) return closeAfterAnswer(ctx);
+  const whole = await new Promise<boolean>((resolve) => {
+    let drained = 0;
+    const done = (read: boolean) => {
+      clearTimeout(cutOff);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      if (!read) req.pause();
+      resolve(read);
+    };
+    const onData = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > REST_READ_BYTES) done(false);
+    };
+    const onEnd = () => done(true);
+    const cutOff = setTimeout(() => done(false), 2_000);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.resume();
+  });
+  if (!whole) closeAfterAnswer(ctx);
+}
+
+/**
+ * When the rest is too large to read: the answer says `Connection: close`, and once it
  * is written the socket is ended, reading at most a little more so the client sees the answer first.
  */
 export function closeAfterAnswer(ctx: Context): void {

@@ -8,7 +8,7 @@ import type { ComposeAttachment } from '../sessions/compose-store.ts';
 import type { WebmailServices } from '../webmail-dependencies.ts';
 import { input, type WebmailRequest } from '../webmail-request.ts';
 import type { LoggedInSession } from './logged-in-session.ts';
-import { closeAfterAnswer, readUpload, type UploadRefusal } from './multipart-upload.ts';
+import { dropRestOfBody, readUpload, type UploadRefusal } from './multipart-upload.ts';
 import { UPLOAD_LIMITS } from './upload-limits.ts';
 
 const composeUri = (id: string) => `/webmail/?_task=mail&_action=compose&_id=${encodeURIComponent(id)}`;
@@ -45,7 +45,7 @@ export async function uploadAction(services: WebmailServices, request: WebmailRe
   const check = (fields: ReadonlyMap<string, string>) => (checked ??= services.security.check({ ...request, body: fields }, 'POST'));
   const upload = await readUpload(request.ctx, check);
   if ('refused' in upload) {
-    closeAfterAnswer(request.ctx);
+    await dropRestOfBody(request.ctx);
     if (upload.refused === 'forbidden' || !check(new Map())) return sendForbidden(request);
     return refuse(request, composeId, REFUSALS[upload.refused].status, REFUSALS[upload.refused].message);
   }
