@@ -64,20 +64,25 @@ export class SqliteMailStore implements MailStore {
     return new SqliteMailStore(storePath(dataDir, 'mail'));
   }
 
+  /** The `messages` row a delivery and a draft both make. */
+  private insertMessage(m: {
+    readonly messageId: string;
+    readonly from: string;
+    readonly to: readonly string[];
+    readonly cc: readonly string[];
+    readonly subject: string;
+    readonly body: string;
+    readonly date: string;
+    readonly forwarded?: readonly StoredOriginal[];
+  }) {
+    return this.db
+      .prepare('INSERT INTO messages (message_id, sender, to_addresses, cc_addresses, subject, body, date, forwarded) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(m.messageId, m.from, JSON.stringify(m.to), JSON.stringify(m.cc), m.subject, m.body, m.date, forwardedColumn(m.forwarded ?? []));
+  }
+
   async deliver(delivery: Delivery): Promise<{ sentUid: number }> {
     return this.db.transaction(() => {
-      const message = this.db
-        .prepare('INSERT INTO messages (message_id, sender, to_addresses, cc_addresses, subject, body, date, forwarded) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(
-          delivery.messageId,
-          delivery.from,
-          JSON.stringify(delivery.to),
-          JSON.stringify(delivery.cc),
-          delivery.subject,
-          delivery.body,
-          delivery.date,
-          forwardedColumn(delivery.forwarded ?? []),
-        );
+      const message = this.insertMessage(delivery);
       const file = this.db.prepare('INSERT INTO mailbox_entries (account_id, folder, message, seen) VALUES (?, ?, ?, ?)');
       const sentUid = Number(file.run(delivery.senderAccountId, 'Sent', message.lastInsertRowid, 1).lastInsertRowid);
       const delivered = new Set<string>();
@@ -94,18 +99,7 @@ export class SqliteMailStore implements MailStore {
 
   async saveDraft(accountId: string, draft: SavedDraftMessage, replacing: number | null): Promise<number> {
     return this.db.transaction(() => {
-      const message = this.db
-        .prepare('INSERT INTO messages (message_id, sender, to_addresses, cc_addresses, subject, body, date, forwarded) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(
-          draft.messageId,
-          draft.from,
-          JSON.stringify(draft.to),
-          JSON.stringify(draft.cc),
-          draft.subject,
-          draft.body,
-          draft.date,
-          forwardedColumn(draft.forwarded),
-        );
+      const message = this.insertMessage(draft);
       const entry = this.db
         .prepare("INSERT INTO mailbox_entries (account_id, folder, message, seen) VALUES (?, 'Drafts', ?, 1)")
         .run(accountId, message.lastInsertRowid);
