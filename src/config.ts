@@ -1,10 +1,11 @@
+import { CONFIG_SETTING_TABLE } from './config-settings.ts';
 import type { NatsSettings } from './notifications/nats-connection-options.ts';
 import { rateLimitSettings } from './rate-limits/rate-limit-settings.ts';
 import type { RateLimitSettings } from './rate-limits/throttles.ts';
-import { logLevelSetting, type LogLevel } from './shared/logger.ts';
+import type { LogLevel } from './shared/logger.ts';
 import type { TimelineStreamSettings } from './notifications/timeline-stream.ts';
-import { mongoUrlWithConcerns, mongoWriteConcern } from './shared/mongo-concerns.ts';
-import { BadSetting, Settings } from './shared/settings.ts';
+import { mongoUrlWithConcerns } from './shared/mongo-concerns.ts';
+import { settingReader, type SettingReader } from './shared/setting-table.ts';
 
 export interface Config {
   readonly port: number;
@@ -43,85 +44,51 @@ export interface Config {
   readonly mastodonDatabaseUrl: string | undefined;
 }
 
+type ConfigReader = SettingReader<typeof CONFIG_SETTING_TABLE>;
+
 /** NATS_URL with the settings that log in to it, for natsConnectionOptions; undefined without NATS_URL. */
 export function natsSettings(config: Config): NatsSettings | undefined {
   if (config.natsUrl === undefined) return undefined;
   return { url: config.natsUrl, token: config.natsToken, credsFile: config.natsCreds, tlsCaFile: config.natsTlsCa };
 }
 
-/** off (default), on (one proxy), or how many proxies stand in front, each appending to X-Forwarded-For. */
-function trustedProxies(settings: Settings): number {
-  const raw = settings.optional('TRUST_PROXY');
-  if (raw === undefined) return 0;
-  const value = raw.toLowerCase();
-  if (['off', 'false', '0', 'no'].includes(value)) return 0;
-  if (['on', 'true', 'yes'].includes(value)) return 1;
-  if (/^[1-9]$/.test(value)) return Number(value);
-  throw new BadSetting('TRUST_PROXY', 'on, off or the number of proxies in front (1 to 9)', raw);
-}
-
-/** A PostgreSQL URL, as Mastodon's DATABASE_URL and node-postgres take it; checked here so a typo ends the start at once. */
-function mastodonDatabaseUrl(settings: Settings): string | undefined {
-  const raw = settings.optional('MASTODON_DATABASE_URL');
-  if (raw === undefined) return undefined;
-  const url = URL.canParse(raw) ? new URL(raw) : null;
-  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || (url.hostname === '' && !url.searchParams.has('host'))) {
-    throw new BadSetting('MASTODON_DATABASE_URL', 'a PostgreSQL URL such as postgresql://mastodon@127.0.0.1:5432/mastodon_production', raw);
-  }
-  return raw;
-}
-
-const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
-
-/** `*`, or origins as browsers send them (`https://elk.zone`, `http://localhost:5173`), separated by commas or spaces. */
-function corsOrigins(settings: Settings): '*' | readonly string[] {
-  const list = settings
-    .text('CORS_ORIGINS', '*')
-    .split(/[\s,]+/)
-    .filter((origin) => origin !== '');
-  if (list.length === 1 && list[0] === '*') return '*';
-  const bad = list.find((origin) => !ORIGIN.test(origin));
-  if (bad !== undefined) throw new BadSetting('CORS_ORIGINS', '* or origins such as https://elk.zone (scheme, host and port only)', bad);
-  return list.map((origin) => origin.toLowerCase());
-}
-
 /** MONGODB_URL with its concerns; MONGODB_WRITE_CONCERN is checked even without it, so a typo never waits for the day MongoDB is used. */
-function mongodbUrl(settings: Settings): string | undefined {
-  const w = mongoWriteConcern(settings);
-  const url = settings.optional('MONGODB_URL');
+function mongodbUrl(read: ConfigReader): string | undefined {
+  const w = read('MONGODB_WRITE_CONCERN');
+  const url = read('MONGODB_URL');
   return url === undefined ? undefined : mongoUrlWithConcerns(url, w);
 }
 
 /** The HTTP API's and the projector's settings (docs/operations.md "Configuration", docs/production.md). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const settings = new Settings(env);
+  // Read in this order, which decides which of two bad settings the fatal line names.
+  const read = settingReader(CONFIG_SETTING_TABLE, env);
   return {
-    port: settings.port('PORT', 3000),
-    host: settings.text('HOST', '0.0.0.0'),
-    dataDir: settings.path('DATA_DIR', './data'),
-    natsUrl: settings.optional('NATS_URL'),
-    natsToken: settings.optional('NATS_TOKEN'),
-    natsCreds: settings.optional('NATS_CREDS'),
-    natsTlsCa: settings.optional('NATS_TLS_CA'),
-    natsMatchSubject: settings.matching('NATS_MATCH_SUBJECT', 'filters.match', /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'NATS subject tokens joined by dots'),
+    port: read('PORT'),
+    host: read('HOST'),
+    dataDir: read('DATA_DIR'),
+    natsUrl: read('NATS_URL'),
+    natsToken: read('NATS_TOKEN'),
+    natsCreds: read('NATS_CREDS'),
+    natsTlsCa: read('NATS_TLS_CA'),
+    natsMatchSubject: read('NATS_MATCH_SUBJECT'),
     natsStream: {
-      name: settings.matching('NATS_STREAM', 'CONTENT_FILTERS_TIMELINE', /^[A-Za-z0-9_-]{1,64}$/, 'a JetStream stream name (letters, digits, _ and -)'),
-      maxAgeMs: settings.integer('NATS_STREAM_MAX_AGE_S', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600) * 1000,
-      storage: settings.oneOf('NATS_STREAM_STORAGE', 'file', ['file', 'memory'] as const),
-      // JetStream allows 1 to 5 replicas (nats-server's StreamMaxReplicas); more than 1 needs a cluster.
-      replicas: settings.integer('NATS_STREAM_REPLICAS', 1, 1, 5),
+      name: read('NATS_STREAM'),
+      maxAgeMs: read('NATS_STREAM_MAX_AGE_S') * 1000,
+      storage: read('NATS_STREAM_STORAGE'),
+      replicas: read('NATS_STREAM_REPLICAS'),
     },
-    redisUrl: settings.optional('REDIS_URL'),
-    redisNamespace: settings.optional('REDIS_NAMESPACE'),
-    logLevel: logLevelSetting(settings),
-    eventStoreUrl: settings.optional('EVENTSTORE_URL'),
-    mongodbUrl: mongodbUrl(settings),
-    projector: settings.switch('PROJECTOR', true),
-    projectorLeaseMs: settings.integer('PROJECTOR_LEASE_MS', 10_000, 300, 600_000),
-    projectorMaxLagMs: settings.integer('PROJECTOR_MAX_LAG_MS', 5_000, 300, 600_000),
-    trustProxy: trustedProxies(settings),
-    corsOrigins: corsOrigins(settings),
-    rateLimits: rateLimitSettings(settings),
-    mastodonDatabaseUrl: mastodonDatabaseUrl(settings),
+    redisUrl: read('REDIS_URL'),
+    redisNamespace: read('REDIS_NAMESPACE'),
+    logLevel: read('LOG_LEVEL'),
+    eventStoreUrl: read('EVENTSTORE_URL'),
+    mongodbUrl: mongodbUrl(read),
+    projector: read('PROJECTOR'),
+    projectorLeaseMs: read('PROJECTOR_LEASE_MS'),
+    projectorMaxLagMs: read('PROJECTOR_MAX_LAG_MS'),
+    trustProxy: read('TRUST_PROXY'),
+    corsOrigins: read('CORS_ORIGINS'),
+    rateLimits: rateLimitSettings(read),
+    mastodonDatabaseUrl: read('MASTODON_DATABASE_URL'),
   };
 }

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { openAdapters, PROJECTOR_ADAPTERS, type AdapterTable, type ProjectorAdapters } from './composition-root.ts';
 import type { Config } from './config.ts';
 import { ServiceHealth } from './health/service-health.ts';
 import { healthRoutes } from './http/health-routes.ts';
@@ -10,14 +11,8 @@ import { projectionMetrics, projectorFencedWrites, watchProjection } from './met
 import { LeasedProjector } from './projections/runtime/leased-projector.ts';
 import { StaleWrites } from './projections/runtime/stale-writes.ts';
 import type { Logger } from './shared/logger.ts';
-import { openEventStore, openNotifier, openReadStore } from './stores.ts';
+import { OpenedResources } from './shared/opened-resources.ts';
 import { MastodonFilterTables } from './projections/mastodon/mastodon-filter-tables.ts';
-
-/** Mastodon's database, checked as the API checks it (one fatal line when it cannot be used). */
-async function openMastodonPool(url: string) {
-  const { openMastodonDatabase } = await import('./mastodon/mastodon-database.ts');
-  return openMastodonDatabase(url);
-}
 
 export interface RunningProjector {
   readonly url: string;
@@ -33,27 +28,15 @@ export interface RunningProjector {
  * and keeps the others waiting to take over. It serves only GET /health (the same report as the API's,
  * with `leader` and `owner`) and GET /metrics. The lease is asked for only once the port is served.
  */
-export async function startProjectorService(config: Config, logger: Logger): Promise<RunningProjector> {
-  const events = await openEventStore(config);
-  const reads = await openReadStore(config);
-  const notifier = await openNotifier(config, logger, 'content-filters-projector');
-  // REDIS_URL carries announcements too (Mastodon's channel): only with neither does nobody hear them.
-  if (!config.natsUrl && !config.redisUrl)
-    logger.warn({ event: 'no_announcements' }, 'neither NATS_URL nor REDIS_URL is set: filters_changed is announced to nobody');
-  else if (!config.natsUrl) logger.info({ event: 'announcements' }, "NATS_URL is not set: filters_changed goes only to Mastodon's Redis channel (REDIS_URL)");
+export async function startProjectorService(config: Config, logger: Logger, adapters = PROJECTOR_ADAPTERS): Promise<RunningProjector> {
+  const scope = new OpenedResources();
+  return scope.orCloseAll(() => serve(config, logger, adapters, scope));
+}
+
+async function serve(config: Config, logger: Logger, adapters: AdapterTable<ProjectorAdapters>, scope: OpenedResources): Promise<RunningProjector> {
+  const { events, reads, notifier, mastodonPool } = await openAdapters(adapters, { config, logger, env: process.env }, scope);
   // Mastodon mode: Mastodon's filter tables are a read model this process keeps too, while it holds the lease.
-  const mastodonPool = config.mastodonDatabaseUrl ? await openMastodonPool(config.mastodonDatabaseUrl) : null;
-  const closeStores = async () => {
-    await notifier.close();
-    await Promise.all([events.close(), reads.close(), mastodonPool?.end()]);
-  };
-  let mastodonTables: MastodonFilterTables | null;
-  try {
-    mastodonTables = mastodonPool ? await MastodonFilterTables.open(mastodonPool) : null;
-  } catch (error) {
-    await closeStores();
-    throw error;
-  }
+  const mastodonTables = mastodonPool ? await MastodonFilterTables.open(mastodonPool) : null;
   const projector = new LeasedProjector(events, reads, notifier, {
     ...(mastodonTables ? { mastodonTables } : {}),
     leaseMs: config.projectorLeaseMs,
@@ -74,27 +57,13 @@ export async function startProjectorService(config: Config, logger: Logger): Pro
   const app = new Koa();
   app.use(httpMetrics(logger.child({ component: 'projector-http' })));
   app.use(healthRoutes(health).routes());
-  let listening;
-  try {
-    listening = await listen(app, config.port, config.host);
-  } catch (error) {
-    await closeStores();
-    throw error;
-  }
-  const { url, address, stop } = listening;
+  const { url, address, stop } = await listen(app, config.port, config.host);
+  // A shutdown stops serving first, then the projector (the API's order, service.ts).
+  scope.defer('projector', () => projector.stop());
+  scope.defer('http server', stop);
   await projector.start();
-  const unwatchProjection = watchProjection(health);
-  const unwatchAnnouncements = watchAnnouncements(health);
-  const unwatchNats = watchNats(notifier);
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      unwatchProjection();
-      unwatchAnnouncements();
-      unwatchNats();
-      await stop();
-      await projector.stop();
-      await closeStores();
-    })());
-  return { url, address, projector, close };
+  scope.defer('projection metrics', watchProjection(health));
+  scope.defer('announcer metrics', watchAnnouncements(health));
+  scope.defer('NATS metrics', watchNats(notifier));
+  return { url, address, projector, close: () => scope.closeAllOrFail() };
 }

@@ -1,67 +1,30 @@
 import type { Server } from 'node:http';
 import { AccountLog } from './accounts/account-log.ts';
-import type { AccountStore } from './accounts/account-store.ts';
+import { API_ADAPTERS, entriesOf, openAdapters, SERVICE_NAMES, STORE_NAMES, type AdapterTable, type ApiAdapters, type Stores } from './composition-root.ts';
 import { filterStateWeight, type FilterState } from './commands/filter/filter-state.ts';
 import { StreamStateCache } from './commands/stream-state-cache.ts';
-import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
 import { natsSettings, type Config } from './config.ts';
-import type { EventStore } from './events/event-store.ts';
-import { openChainHeads } from './events/chain-heads.ts';
 import { logChainHeads } from './events/chain-head-log.ts';
 import { ServiceHealth } from './health/service-health.ts';
 import { createApp } from './http/app.ts';
 import { listen } from './http/listen.ts';
 import { AccountMatchers } from './matching/account-matchers.ts';
-import { countedEventStore } from './metrics/counted-event-store.ts';
 import { announcerMetrics, watchAnnouncements } from './metrics/announcer-metrics.ts';
 import { watchNats } from './metrics/metrics.ts';
 import { projectionMetrics, projectorFencedWrites, readYourWritesTimeouts, watchProjection } from './metrics/projection-metrics.ts';
 import { NatsMatchResponder } from './notifications/nats-match-responder.ts';
-import type { Notifier } from './notifications/notifier.ts';
 import { LeasedProjector } from './projections/runtime/leased-projector.ts';
 import { recordingStaleWrites, StaleWrites } from './projections/runtime/stale-writes.ts';
 import { ReadYourWrites } from './projections/runtime/read-your-writes.ts';
-import type { ManagedReadStore } from './projections/stores/managed-read-store.ts';
 import type { Logger } from './shared/logger.ts';
+import { OpenedResources } from './shared/opened-resources.ts';
 import { leaseWorkerNumber } from './shared/worker-numbers.ts';
-import { openAccounts, openEventStore, openIdempotency, openNotifier, openReadStore } from './stores.ts';
 import { createWebmail } from './webmail/index.ts';
 import type { OAuthStore } from './oauth/oauth-store.ts';
-import { openOAuthStore } from './oauth/open-oauth-store.ts';
-import { openRateLimitStore } from './rate-limits/open-rate-limit-store.ts';
 import { mastodonAccounts } from './mastodon/mastodon-account-store.ts';
 import { mastodonWebmailRefusal } from './mastodon/mastodon-webmail-refusal.ts';
 import { MastodonStatuses } from './mastodon/mastodon-statuses.ts';
 import { MastodonFilterTables } from './projections/mastodon/mastodon-filter-tables.ts';
-
-export interface Stores {
-  readonly dataDir: string;
-  readonly accounts: AccountStore;
-  readonly events: EventStore;
-  readonly reads: ManagedReadStore;
-  readonly notifier: Notifier;
-  readonly idempotency: IdempotencyStore;
-}
-
-/** The embedded default for every port not configured otherwise (see stores.ts). */
-export async function openStores(config: Config, logger: Logger): Promise<Stores> {
-  // What opened before a later store failed to open (an unreachable NATS or Redis) is closed again.
-  const opened: { close(): Promise<void> }[] = [];
-  const keep = <T extends { close(): Promise<void> }>(store: T): T => (opened.push(store), store);
-  try {
-    return {
-      dataDir: config.dataDir,
-      accounts: keep(await openAccounts(config)),
-      events: keep(countedEventStore(await openEventStore(config))),
-      reads: keep(await openReadStore(config)),
-      idempotency: keep(await openIdempotency(config)),
-      notifier: keep(await openNotifier(config, logger)),
-    };
-  } catch (error) {
-    await Promise.allSettled(opened.map((store) => store.close()));
-    throw error;
-  }
-}
 
 export interface RunningService {
   readonly server: Server;
@@ -91,16 +54,8 @@ export interface ServiceOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** How long a write waits for the read models before answering anyway (default 5 s). */
   readonly catchUpTimeoutMs?: number;
-}
-
-/** Runs `step`; if it fails, runs `undo` (best effort) and fails with the step's error. */
-async function orUndo<T>(step: () => Promise<T>, undo: () => Promise<void>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    await undo().catch(() => {});
-    throw error;
-  }
+  /** How each adapter opens and closes (a test makes one fail); its stores' entries unused when `stores` is given. */
+  readonly adapters?: AdapterTable<ApiAdapters>;
 }
 
 /**
@@ -111,66 +66,41 @@ async function orUndo<T>(step: () => Promise<T>, undo: () => Promise<void>): Pro
  * that cannot bind (EADDRINUSE) holds no lease; whatever was taken is given back on the way out.
  * With NATS_URL set it also answers filter-matching requests on `filters.match.<account_id>`.
  */
-export async function startService({ config, logger, stores: given, env, catchUpTimeoutMs }: ServiceOptions): Promise<RunningService> {
-  const stores = given ?? (await openStores(config, logger));
-  const closeStores = async () => {
-    await stores.notifier.close();
-    await Promise.all([stores.accounts.close(), stores.events.close(), stores.reads.close(), stores.idempotency.close()]);
-  };
-  const workerNumber = await orUndo(() => leaseWorkerNumber(stores.reads, { logger }), closeStores);
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const scope = new OpenedResources();
+  return scope.orCloseAll(() => serve(options, scope));
+}
+
+/** Everything it opens, leases, binds or starts owes its close to `scope`, in the order a shutdown needs reversed. */
+async function serve(options: ServiceOptions, scope: OpenedResources): Promise<RunningService> {
+  const { config, logger, stores: given, env = process.env, catchUpTimeoutMs, adapters = API_ADAPTERS } = options;
+  const context = { config, logger, env };
+  const stores = given ?? { dataDir: config.dataDir, ...(await openAdapters(entriesOf(adapters, STORE_NAMES), context, scope)) };
+  // Stores handed in are closed with the rest, as if opened here.
+  if (given) for (const name of STORE_NAMES) scope.defer(name, () => given[name].close());
+  const { webmailStores, oauth, rateLimits, chainHeads } = await openAdapters(entriesOf(adapters, SERVICE_NAMES), context, scope);
+  await scope.open(
+    'worker number',
+    () => leaseWorkerNumber(stores.reads, { logger }),
+    (lease) => lease.release(),
+  );
   const accountLog = new AccountLog(stores.events);
-  const webmail = await orUndo(
-    () => createWebmail({ accounts: stores.accounts, accountLog, dataDir: config.dataDir, mongodbUrl: config.mongodbUrl, env: env ?? process.env }),
-    async () => {
-      await workerNumber.release();
-      await closeStores();
-    },
+  const webmail = await scope.open(
+    'webmail',
+    () => createWebmail({ accounts: stores.accounts, accountLog, dataDir: config.dataDir, stores: webmailStores, env }),
+    (opened) => opened.close(),
   );
-  const oauth = await orUndo(
-    () => openOAuthStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl }),
-    async () => {
-      await webmail.close();
-      await workerNumber.release();
-      await closeStores();
-    },
-  );
-  const rateLimitStore = config.rateLimits.enabled
-    ? await orUndo(
-        () => openRateLimitStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, redisNamespace: config.redisNamespace, mongodbUrl: config.mongodbUrl }),
-        async () => {
-          await oauth.close();
-          await webmail.close();
-          await workerNumber.release();
-          await closeStores();
-        },
-      )
-    : null;
   const matchers = new AccountMatchers(stores.reads);
   const nats = natsSettings(config);
-  const responder = nats
-    ? await orUndo(
-        () => NatsMatchResponder.start(nats, matchers, logger, config.natsMatchSubject),
-        async () => {
-          await rateLimitStore?.close();
-          await oauth.close();
-          await webmail.close();
-          await workerNumber.release();
-          await closeStores();
-        },
-      )
-    : null;
-  const releaseAll = async () => {
-    await responder?.close();
-    await rateLimitStore?.close();
-    await oauth.close();
-    await webmail.close();
-    await workerNumber.release();
-    await closeStores();
-  };
+  await scope.open(
+    'match responder',
+    async () => (nats ? NatsMatchResponder.start(nats, matchers, logger, config.natsMatchSubject) : null),
+    (started) => started?.close(),
+  );
   // Mastodon mode (MASTODON_DATABASE_URL): accounts, apps and tokens are Mastodon's alone (docs/mastodon.md).
   const mastodon = mastodonAccounts(stores.accounts);
   // ... and its filter tables are a read model, kept by whichever process projects.
-  const mastodonTables = mastodon ? await orUndo(() => MastodonFilterTables.open(mastodon.pool), releaseAll) : null;
+  const mastodonTables = mastodon ? await MastodonFilterTables.open(mastodon.pool) : null;
   const projector = config.projector
     ? new LeasedProjector(stores.events, stores.reads, stores.notifier, {
         ...(mastodonTables ? { mastodonTables } : {}),
@@ -202,38 +132,26 @@ export async function startService({ config, logger, stores: given, env, catchUp
     oauth,
     ...(mastodon ? { mastodon: { appTokens: (token: string) => mastodon.authenticateAppToken(token) }, statuses: new MastodonStatuses(mastodon.pool) } : {}),
     accountLog,
-    ...(rateLimitStore ? { rateLimits: { store: rateLimitStore, settings: config.rateLimits } } : {}),
+    ...(rateLimits ? { rateLimits: { store: rateLimits, settings: config.rateLimits } } : {}),
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     // About 25 MB at most: a weight unit is a keyword or status, some 250 bytes with its object.
     filterStates: new StreamStateCache<FilterState>({ weigh: filterStateWeight, maxWeight: 100_000 }),
     ...(catchUpTimeoutMs ? { catchUpTimeoutMs } : {}),
   });
-  const { server, url, address, stop } = await orUndo(() => listen(app, config.port, config.host), releaseAll);
-  await orUndo(
-    async () => projector?.start(),
-    async () => {
-      await stop();
-      await projector?.stop();
-      await releaseAll();
-    },
-  );
-  const chainHeads = await openChainHeads(config);
-  const stopHeadLog = chainHeads ? logChainHeads(() => chainHeads.head(), logger) : () => {};
-  const unwatchProjection = watchProjection(health);
-  const unwatchAnnouncements = watchAnnouncements(health);
-  const unwatchNats = watchNats(stores.notifier);
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      stopHeadLog();
-      unwatchProjection();
-      unwatchAnnouncements();
-      unwatchNats();
-      await stop();
-      await projector?.stop();
-      await releaseAll();
-      await chainHeads?.close();
-    })());
-  return { server, url, address, stores, projector, health, matchers, oauth, close };
+  const { server, url, address, stop } = await listen(app, config.port, config.host);
+  // Owed in this order so that a shutdown stops taking requests, lets in-flight ones (waiting on the
+  // projector) finish, and only then stops the projector; a projector that fails to start is stopped too.
+  if (projector) scope.defer('projector', () => projector.stop());
+  scope.defer('http server', stop);
+  await projector?.start();
+  if (chainHeads)
+    scope.defer(
+      'chain head log',
+      logChainHeads(() => chainHeads.head(), logger),
+    );
+  scope.defer('projection metrics', watchProjection(health));
+  scope.defer('announcer metrics', watchAnnouncements(health));
+  scope.defer('NATS metrics', watchNats(stores.notifier));
+  return { server, url, address, stores, projector, health, matchers, oauth, close: () => scope.closeAllOrFail() };
 }

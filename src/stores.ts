@@ -1,13 +1,19 @@
+import type { Db } from 'mongodb';
 import type { AccountStore } from './accounts/account-store.ts';
-import { openAccountStore } from './accounts/open-account-store.ts';
+import { SqliteAccountStore } from './accounts/sqlite-account-store.ts';
 import type { IdempotencyStore } from './commands/idempotency/idempotency-store.ts';
-import { openIdempotencyStore } from './commands/idempotency/open-idempotency-store.ts';
+import { SqliteIdempotencyStore } from './commands/idempotency/sqlite-idempotency-store.ts';
 import { natsSettings, type Config } from './config.ts';
 import { redisPublishFailures } from './metrics/metrics.ts';
 import { FanOutNotifier } from './notifications/fan-out-notifier.ts';
 import { NullNotifier } from './notifications/null-notifier.ts';
 import type { Notifier } from './notifications/notifier.ts';
+import type { OAuthStore } from './oauth/oauth-store.ts';
+import type { RateLimitStore } from './rate-limits/rate-limit-store.ts';
+import { SqliteRateLimitStore } from './rate-limits/sqlite-rate-limit-store.ts';
+import { SqliteOAuthStore } from './oauth/sqlite-oauth-store.ts';
 import type { Logger } from './shared/logger.ts';
+import type { MongoSchema } from './shared/mongo-migrations.ts';
 import type { EventStore } from './events/event-store.ts';
 import { SqliteEventStore } from './events/sqlite-event-store.ts';
 import type { ManagedReadStore } from './projections/stores/managed-read-store.ts';
@@ -41,6 +47,84 @@ export async function openAccounts(config: Config): Promise<AccountStore> {
 /** POSTs' Idempotency-Keys: with the accounts, in DATA_DIR or in MongoDB. */
 export function openIdempotency(config: Config): Promise<IdempotencyStore> {
   return openIdempotencyStore({ dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
+}
+
+/** Where one of this service's own stores lives: a file in DATA_DIR, or MongoDB when MONGODB_URL is set. */
+export interface StoreLocation {
+  readonly dataDir: string;
+  /** MONGODB_URL: when set, the store lives in MongoDB, shared by every host. */
+  readonly mongodbUrl?: string | undefined;
+  /** A database other than the URL's (tests give each store a fresh one). */
+  readonly mongoDatabase?: string | undefined;
+}
+
+/** A store's MongoDB side: what its errors name it, the schemas it migrates, and the store on the database. */
+interface MongoSide<T> {
+  readonly label: string;
+  readonly schemas: readonly MongoSchema[];
+  make(db: Db, close: () => Promise<void>): T;
+}
+
+/** The one choice of the stores that follow the accounts; the MongoDB driver and adapter are loaded only when chosen. */
+async function sqliteOrMongo<T>(location: StoreLocation, sqlite: (dataDir: string) => T, mongo: () => Promise<MongoSide<T>>): Promise<T> {
+  if (!location.mongodbUrl) return sqlite(location.dataDir);
+  const [{ connectMongo }, side] = await Promise.all([import('./shared/mongo-connection.ts'), mongo()]);
+  const { client, db } = await connectMongo(location.mongodbUrl, side.label, side.schemas, location.mongoDatabase);
+  return side.make(db, () => client.close());
+}
+
+/** `<DATA_DIR>/accounts.sqlite` or MongoDB: accounts and tokens. */
+export const openAccountStore = (location: StoreLocation): Promise<AccountStore> =>
+  sqliteOrMongo<AccountStore>(
+    location,
+    (dataDir) => SqliteAccountStore.inDataDir(dataDir),
+    async () => {
+      const [{ mongoAccountsSchema }, { MongoAccountStore }] = await Promise.all([
+        import('./accounts/mongo-accounts-schema.ts'),
+        import('./accounts/mongo-account-store.ts'),
+      ]);
+      return { label: 'accounts', schemas: [mongoAccountsSchema], make: (db, close) => new MongoAccountStore(db, close) };
+    },
+  );
+
+/** `<DATA_DIR>/idempotency.sqlite` or MongoDB: Idempotency-Key records. */
+export const openIdempotencyStore = (location: StoreLocation): Promise<IdempotencyStore> =>
+  sqliteOrMongo<IdempotencyStore>(
+    location,
+    (dataDir) => SqliteIdempotencyStore.inDataDir(dataDir),
+    async () => {
+      const { MongoIdempotencyStore, mongoIdempotencySchema } = await import('./commands/idempotency/mongo-idempotency-store.ts');
+      return { label: 'idempotency keys', schemas: [mongoIdempotencySchema], make: (db, close) => new MongoIdempotencyStore(db, close) };
+    },
+  );
+
+/** `<DATA_DIR>/oauth.sqlite` or MongoDB: registered apps, authorization codes and app tokens. */
+export const openOAuthStore = (location: StoreLocation): Promise<OAuthStore> =>
+  sqliteOrMongo<OAuthStore>(
+    location,
+    (dataDir) => SqliteOAuthStore.inDataDir(dataDir),
+    async () => {
+      const { MongoOAuthStore, mongoOAuthSchema } = await import('./oauth/mongo-oauth-store.ts');
+      return { label: 'OAuth apps', schemas: [mongoOAuthSchema], make: (db, close) => new MongoOAuthStore(db, close) };
+    },
+  );
+
+/**
+ * Rate-limit counters: Redis when REDIS_URL is set (where Mastodon keeps them), else MongoDB when
+ * MONGODB_URL is set, else `<DATA_DIR>/rate-limits.sqlite`; each driver is loaded only when chosen.
+ */
+export async function openRateLimitStore(
+  options: StoreLocation & { readonly redisUrl?: string | undefined; readonly redisNamespace?: string | undefined },
+): Promise<RateLimitStore> {
+  if (options.redisUrl) {
+    const { RedisRateLimitStore } = await import('./rate-limits/redis-rate-limit-store.ts');
+    return RedisRateLimitStore.connect(options.redisUrl, options.redisNamespace);
+  }
+  if (options.mongodbUrl) {
+    const { MongoRateLimitStore } = await import('./rate-limits/mongo-rate-limit-store.ts');
+    return MongoRateLimitStore.connect(options.mongodbUrl, options.mongoDatabase);
+  }
+  return SqliteRateLimitStore.inDataDir(options.dataDir);
 }
 
 export interface ReadStoreOptions {

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../shared/bounded-cache.ts';
 import type { TokenGrant } from './account-store.ts';
 
 export interface CachedGrant {
@@ -13,13 +14,14 @@ export interface CachedGrant {
  * the store itself on every revocation it makes: a revoked token is refused at once, never served from here.
  */
 export class TokenCache {
-  private readonly grants = new Map<string, CachedGrant>();
+  private readonly grants: BoundedCache<string, CachedGrant>;
   private version: number;
 
   constructor(
     private readonly dataVersion: () => number,
-    private readonly capacity = 10_000,
+    capacity = 10_000,
   ) {
+    this.grants = new BoundedCache({ entries: capacity, weight: capacity });
     this.version = dataVersion();
   }
 
@@ -36,8 +38,7 @@ export class TokenCache {
 
   /** Call only after `get` missed, with what was read after it: what it read is then no older than the version. */
   remember(token: string, cached: CachedGrant): void {
-    if (this.grants.size >= this.capacity) this.grants.clear();
-    this.grants.set(token, cached);
+    this.grants.set(token, cached, 1);
   }
 
   clear(): void {

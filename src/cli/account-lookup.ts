@@ -1,5 +1,5 @@
 import type { Account, AccountStore } from '../accounts/account-store.ts';
-import { openAccountStore } from '../accounts/open-account-store.ts';
+import { openAccountStore } from '../stores.ts';
 import type { Config } from '../config.ts';
 import { CliError } from './cli-error.ts';
 import { requireAccounts } from './existing-stores.ts';

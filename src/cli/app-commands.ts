@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import type { OAuthApp, OAuthStore } from '../oauth/oauth-store.ts';
-import { openOAuthStore } from '../oauth/open-oauth-store.ts';
+import { openOAuthStore } from '../stores.ts';
 import { storePath } from '../shared/store-files.ts';
 import { withAccounts } from './account-lookup.ts';
 import { OPERATOR, withAccountLog } from './account-log-cli.ts';

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { AccountError } from '../accounts/account-store.ts';
 import { StoreUnavailableError } from '../shared/store-unavailable.ts';
+import { isErrorNamed } from '../shared/error-by-name.ts';
 import { loadConfig } from '../config.ts';
 import { EventStoreUnavailableError } from '../events/event-store.ts';
 import { RebuildError } from '../projections/admin/rebuild-read-models.ts';
@@ -81,8 +82,7 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode;
     // The reader of stdout went away (`| head -1`): nothing more is wanted.
     if (error instanceof OutputClosedError) return 0;
-    // By name too: an adapter loaded on demand may throw from another instance of the error's module.
-    if (EXPECTED.some((type) => error instanceof type || (error instanceof Error && error.name === type.name))) {
+    if (EXPECTED.some((type) => error instanceof type || isErrorNamed<Error>(error, type))) {
       process.stderr.write(`error: ${redact((error as Error).message)}\n`);
       return error instanceof CliError ? error.exitCode : 1;
     }

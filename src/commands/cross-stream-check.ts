@@ -12,6 +12,8 @@ export interface CrossStreamCheck<Command, State, Event> {
    * since prepare read it) re-runs the command on fresh state; the settlement hears how the append went.
    */
   readonly reserve: (state: State, events: readonly Event[]) => Promise<Settlement | null>;
+  /** The run that prepare began is over, whichever way (reserved, nothing to append, a failure): called once per prepare. */
+  readonly end?: () => void;
 }
 
 /** Never throws: the append's own outcome decides the request, and a settlement that fails only logs. */

@@ -4,6 +4,7 @@ import { AppendTooLargeError, ConcurrencyError, type AppendResult, type EventSto
 import { ConflictError } from './errors.ts';
 import type { StreamStateCache } from './stream-state-cache.ts';
 import { backOffMs, type BackOff } from '../shared/async-retry.ts';
+import { isErrorNamed } from '../shared/error-by-name.ts';
 import { KeyedLock } from '../shared/keyed-lock.ts';
 import type { CrossStreamCheck, Settlement } from './cross-stream-check.ts';
 
@@ -136,11 +137,25 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
     // The same command run again (a retry after a timeout, or the loser of a race with itself): done already.
     const done = options.eventId ? earlierRun(recorded, options.eventId) : null;
     if (done !== null) return { state, events: [], position: done };
-    const judged = options.check ? await options.check.prepare(command, state) : command;
-    const events = decider.decide(judged, state);
+    let judged: Command;
+    let events: Event[];
+    let settlement: Settlement | null = null;
+    try {
+      judged = options.check ? await options.check.prepare(command, state) : command;
+      events = decider.decide(judged, state);
+      // A conflict here (the other stream moved since prepare read it) re-runs the command like one below.
+      if (events.length > 0 && options.check) settlement = await options.check.reserve(state, events);
+    } catch (error) {
+      options.check?.end?.();
+      if (!isErrorNamed(error, ConcurrencyError)) throw error;
+      if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');
+      await delay(retryDelayMs(attempt));
+      continue;
+    }
+    // Before the append: the other stream's turn (cross-stream-check.ts) covers only its own write.
+    options.check?.end?.();
     if (events.length === 0) return { state, events, position: null };
     const expected: ExpectedRevision = revision ?? 'no_stream';
-    let settlement: Settlement | null = null;
     let appended: AppendResult;
     const toAppend = events.map((e, i) => ({
       ...(options.eventId ? { id: options.eventId(i) } : {}),
@@ -149,14 +164,11 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
       metadata: options.metadata(i, events.length, e),
     }));
     try {
-      // A conflict here (the other stream moved since prepare read it) re-runs the command like one below.
-      settlement = options.check ? await options.check.reserve(state, events) : null;
       appended = await store.appendToStream(streamName, toAppend, expected);
     } catch (error) {
-      // By name: the EventStoreDB adapter is loaded on demand and may come from another module instance.
-      const conflict = error instanceof Error && error.name === ConcurrencyError.name;
+      const conflict = isErrorNamed(error, ConcurrencyError);
       // Only these say the append surely wrote nothing; after any other failure it may have been stored.
-      if (conflict || (error instanceof Error && error.name === AppendTooLargeError.name)) await settlement?.notAppended();
+      if (conflict || isErrorNamed(error, AppendTooLargeError)) await settlement?.notAppended();
       if (!conflict) throw error;
       if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');
       await delay(retryDelayMs(attempt));

@@ -6,7 +6,8 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * Logs the log chain's head (`{"event":"chain_head","head":"<position>:<hash>"}`) now and every hour, so
  * an operator's log archive holds heads that `verify --expect` can check the log against later. Reading
- * the head costs one row, whatever the log's length; it never delays the start. Returns a stop function.
+ * the head costs one row on SQLite, whatever the log's length; on EventStoreDB it seals the events
+ * appended since the last seal (chain-heads.ts). It never delays the start. Returns a stop function.
  */
 export function logChainHeads(readHead: () => Promise<ChainHead | null>, logger: Logger, everyMs = HOUR_MS): () => void {
   const log = async () => {

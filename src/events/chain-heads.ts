@@ -2,7 +2,12 @@ import type { ChainHead } from './event-chain.ts';
 import { retryWhileBusy } from '../shared/sqlite-busy.ts';
 import { storePath } from '../shared/store-files.ts';
 
-/** Where the service reads the head it logs (chain-head-log.ts); null for a store with no log chain head. */
+/**
+ * Where the service reads the head it logs (chain-head-log.ts); null for a store with no log chain head.
+ * What `head()` costs differs by store: on SQLite one row (the last event's chain column); on
+ * EventStoreDB it seals the log (EsdbChainSource.sealHead): it reads every event since the last seal and
+ * appends a seal when there were any.
+ */
 export interface ChainHeads {
   head(): Promise<ChainHead | null>;
   close(): Promise<void>;
@@ -17,7 +22,8 @@ export interface ChainHeadsSettings {
 export async function openChainHeads(config: ChainHeadsSettings): Promise<ChainHeads | null> {
   if (config.eventStoreUrl) {
     const { EsdbChainSource } = await import('./esdb-chain-source.ts');
-    return EsdbChainSource.connect(config.eventStoreUrl);
+    const source = EsdbChainSource.connect(config.eventStoreUrl);
+    return { head: () => source.sealHead(), close: () => source.close() };
   }
   const { SqliteChainSource } = await import('./sqlite-chain-source.ts');
   // A connection of the main thread: the main thread's SQLite policy (sqlite-busy.ts), no 5 s busy wait.

@@ -1,6 +1,7 @@
 import { END, streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import { setTimeout as delay } from 'node:timers/promises';
 import { backOffMs, type BackOff } from '../shared/async-retry.ts';
+import { ChangeSignal } from '../shared/change-signal.ts';
 import { packPosition } from './esdb-position.ts';
 
 const RESUBSCRIBE_BACK_OFF: BackOff = { firstMs: 100, maxMs: 5000 };
@@ -11,7 +12,7 @@ const RESUBSCRIBE_BACK_OFF: BackOff = { firstMs: 100, maxMs: 5000 };
  * opened while anyone listens and opened again with growing back-off after the server restarts.
  */
 export class EsdbAppendWatch {
-  private readonly listeners = new Set<() => void>();
+  private readonly appended = new ChangeSignal({ start: () => this.startWatching(), stop: () => this.unwatch() });
   private subscription: { unsubscribe(): Promise<void> } | null = null;
   private watching = false;
   private lastHeard = -1n;
@@ -22,20 +23,18 @@ export class EsdbAppendWatch {
   ) {}
 
   onAppend(listener: () => void): () => void {
-    this.listeners.add(listener);
-    if (!this.watching) {
-      this.watching = true;
-      void this.watch();
-    }
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.unwatch();
-    };
+    return this.appended.listen(listener);
   }
 
   close(): void {
-    this.listeners.clear();
+    this.appended.clear();
     this.unwatch();
+  }
+
+  private startWatching(): void {
+    if (this.watching) return;
+    this.watching = true;
+    void this.watch();
   }
 
   /** Another process's appends arrive through a $all subscription filtered to this project's streams. */
@@ -58,7 +57,7 @@ export class EsdbAppendWatch {
       this.subscription = null;
       if (!this.watching) return;
       // Appends made while disconnected are not missed: the projector re-reads from its checkpoint.
-      this.notify();
+      this.appended.notify();
       await delay(backOffMs(RESUBSCRIBE_BACK_OFF, failures++));
     }
   }
@@ -73,10 +72,6 @@ export class EsdbAppendWatch {
   heard(position: bigint): void {
     if (position <= this.lastHeard) return;
     this.lastHeard = position;
-    this.notify();
-  }
-
-  private notify(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.appended.notify();
   }
 }

@@ -2,6 +2,7 @@ import { BACKWARDS, END, FORWARDS, StreamNotFoundError, type EventStoreDBClient,
 import type { ChainedEvent } from './chain-verify.ts';
 import { GENESIS, legacyHash } from './event-chain.ts';
 import { packPosition } from './esdb-position.ts';
+import type { ExpectedRevision } from './event-store.ts';
 
 /**
  * The per-stream chain on EventStoreDB (docs/auditing.md). An event's hash lives in its own metadata, as
@@ -64,6 +65,30 @@ export async function storedEvent(client: EventStoreDBClient, stream: string, re
     throw error;
   }
   return found;
+}
+
+/** Where an append joins its stream's chain: the exact revision it expects, and that event's hash. */
+export interface ChainLink {
+  readonly expected: ExpectedRevision;
+  /** Revision of the stream's last event before the append; -1 for a new stream. */
+  readonly after: bigint;
+  readonly previous: string;
+}
+
+/**
+ * The link an append extends. With an exact revision, that event is read (one event); with `any` or
+ * `stream_exists` the stream's last event is, and the append then expects exactly it, so no other
+ * writer's event can slip in between the hash and the append (the caller retries if one did).
+ */
+export async function chainLink(client: EventStoreDBClient, stream: string, expected: ExpectedRevision): Promise<ChainLink> {
+  if (expected === 'no_stream') return { expected, after: -1n, previous: GENESIS };
+  const found = await storedEvent(client, stream, typeof expected === 'bigint' ? expected : 'last');
+  if (typeof expected === 'bigint') {
+    // Absent or another revision: the server refuses the append for its expected revision anyway.
+    return { expected, after: expected, previous: found?.revision === expected ? effectiveHash(found) : GENESIS };
+  }
+  if (!found) return { expected: expected === 'any' ? 'no_stream' : expected, after: -1n, previous: GENESIS };
+  return { expected: found.revision, after: found.revision, previous: effectiveHash(found) };
 }
 
 /** The previous hash for revision 0 of a new stream. */

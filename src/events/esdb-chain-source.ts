@@ -27,7 +27,7 @@ const sealOf = (data: unknown, revision: bigint): Seal | null => {
 /**
  * The chains on EventStoreDB (docs/auditing.md). Every stream's chain is in its events' metadata
  * (esdb-chain-append.ts); $all has no single writer, so the log chain over the `filter-` events in $all
- * order is sealed instead: `seal()` extends the last seal over the events appended since and appends the
+ * order is sealed instead: `sealHead()` extends the last seal over the events appended since and appends the
  * new head to SEAL_STREAM, expecting the last seal's revision, so of two processes sealing at once one
  * wins and the other's seal, being the same or shorter, is not needed. The first seal covers the events
  * stored before the chains.
@@ -89,9 +89,10 @@ export class EsdbChainSource implements ChainSource {
 
   /**
    * Seals the log up to its end and answers the newest seal's head (null for a log without events). Reads
-   * only the events after the last seal.
+   * every event after the last seal (all of them on the first call) and appends a seal when there were any:
+   * the head the service logs (chain-heads.ts) costs that, not one read.
    */
-  async seal(): Promise<ChainHead | null> {
+  async sealHead(): Promise<ChainHead | null> {
     const last = await this.lastSeal();
     let chain = last?.head.hash ?? GENESIS;
     let through = last?.head.position ?? null;
@@ -113,11 +114,6 @@ export class EsdbChainSource implements ChainSource {
       throw translateEsdbError(error);
     }
     return { position: through, hash: chain };
-  }
-
-  /** The head the service logs: the log sealed up to now. */
-  head(): Promise<ChainHead | null> {
-    return this.seal();
   }
 
   private async lastSeal(): Promise<Seal | null> {

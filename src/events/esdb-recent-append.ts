@@ -11,7 +11,7 @@ type EsdbRecorded = NonNullable<ResolvedEvent['event']>;
  * An append with `any` or `stream_exists` is deduplicated by the server through the ids of recently
  * committed events (IndexCommitter.CheckCommit looks them up in `_committedEvents`, a bounded cache:
  * EventStore/EventStore src/EventStore.Core/Services/Storage/ReaderIndex/IndexCommitter.cs). The chain
- * makes such an append exact (esdb-chain-append.ts), which that check does not cover, so the adapter
+ * makes such an append exact (chainLink, esdb-chain-link.ts), which that check does not cover, so the adapter
  * keeps the promise itself, within the stream's last RECENT_EVENTS events: the same ids found there, in
  * order, are answered as their first append was. Null: not stored yet, or stored too long ago to tell.
  */

@@ -44,7 +44,7 @@ async function reading<T>(call: () => T): Promise<T> {
 export class SqliteEventStore implements EventStore, AccountStreams, HistoryText {
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof statementCache>;
-  private readonly appended = new ChangeSignal({ start: () => this.startPolling(), stop: () => this.stopPolling() });
+  private readonly appended = new ChangeSignal({ start: () => this.watchCommits(), stop: () => this.unwatchCommits() });
   private stopWatching: (() => void) | undefined;
   private dataVersion = 0;
   private readonly writer: SqliteWriter;
@@ -143,7 +143,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
 
   async close(): Promise<void> {
     this.closed = true;
-    this.stopPolling();
+    this.unwatchCommits();
     this.appended.clear();
     // Appends already made are answered first: the writer takes requests in order.
     await this.writer.close();
@@ -190,7 +190,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
    * `PRAGMA data_version` changes only when another connection commits: a cheap question, asked whenever
    * the file's write-ahead log changes, so another process's append (the CLI, other API processes) is heard at once.
    */
-  private startPolling(): void {
+  private watchCommits(): void {
     if (this.stopWatching) return;
     this.dataVersion = this.readDataVersion();
     this.stopWatching = watchSqliteCommits(this.path, () => {
@@ -203,7 +203,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
     });
   }
 
-  private stopPolling(): void {
+  private unwatchCommits(): void {
     this.stopWatching?.();
     this.stopWatching = undefined;
   }

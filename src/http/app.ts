@@ -21,7 +21,6 @@ import { requestId } from './request-id.ts';
 import { requestParams } from './request-params.ts';
 import { routeChooser } from './route-of.ts';
 import type { FilterRouteDeps } from './route-context.ts';
-import { KeyedLock } from '../shared/keyed-lock.ts';
 import { v1FilterRoutes } from './routes/v1-filter-routes.ts';
 import { v2FilterMatchRoute } from './routes/v2-filter-match-route.ts';
 import { v2FilterRoutes } from './routes/v2-filter-routes.ts';
@@ -63,9 +62,8 @@ async function apiHeaders(ctx: Context, next: Next): Promise<void> {
   await next();
 }
 
-function filtersRouter(given: AppDeps): Router {
+function filtersRouter(deps: AppDeps): Router {
   const router = new Router();
-  const deps = { ...given, accountWrites: given.accountWrites ?? new KeyedLock() };
   const appTokens = appTokenLookup(deps);
   // Router-level middleware runs only for paths a route matches, so unknown paths stay plain 404s.
   // Parameters before the token: Doorkeeper also takes `access_token` from a form body.
@@ -92,7 +90,14 @@ function appRouters(deps: AppDeps): Router[] {
     const oauth = { oauth: deps.oauth, accounts: deps.accounts, ...(deps.accountLog ? { accountLog: deps.accountLog } : {}) };
     const optional = {
       ...(deps.failedSignInPause ? { failedSignInPause: deps.failedSignInPause } : {}),
-      ...(deps.rateLimits ? { signInThrottle: new AccountSignInThrottle(deps.rateLimits.store) } : {}),
+      ...(deps.rateLimits
+        ? {
+            signInThrottle: new AccountSignInThrottle(deps.rateLimits.store, {
+              now: deps.rateLimits.settings.now,
+              countDeadlineMs: deps.rateLimits.settings.countDeadlineMs,
+            }),
+          }
+        : {}),
     };
     routers.push(appsRoutes(deps.oauth, deps.accounts), oauthTokenRoutes(oauth), oauthAuthorizeRoutes({ ...oauth, ...optional }));
   }
@@ -128,6 +133,8 @@ export function createApp(deps: AppDeps): Koa {
         // The throttles judge the route these routers will run, never the spelling of the path.
         routeOf: routeChooser(routers),
         ...(appTokens ? { appTokens } : {}),
+        ...(deps.rateLimits.settings.now ? { now: deps.rateLimits.settings.now } : {}),
+        ...(deps.rateLimits.settings.countDeadlineMs ? { countDeadlineMs: deps.rateLimits.settings.countDeadlineMs } : {}),
       }),
     );
   }

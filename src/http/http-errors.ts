@@ -3,6 +3,7 @@ import { AccountLogError } from '../accounts/account-log.ts';
 import { ConflictError, NotFoundError, RuleViolation, ValidationError } from '../commands/errors.ts';
 import { AppendTooLargeError } from '../events/event-store.ts';
 import { WorkerNumberUnavailableError } from '../shared/ids.ts';
+import { isErrorNamed } from '../shared/error-by-name.ts';
 import { isStoreUnavailable } from '../shared/store-unavailable.ts';
 import type { Logger } from '../shared/logger.ts';
 import { redact } from '../shared/redact.ts';
@@ -26,11 +27,10 @@ export const forbidden = () => new HttpError(403, 'This action is outside the au
  * A store that cannot be reached (named by the error: the event store, the read models, the account
  * store, the rate-limit counters ...), or no worker number to mint ids with: retrying later may work.
  */
-// By name the other two, for the reason isStoreUnavailable gives (shared/store-unavailable.ts).
 function unavailableMessage(error: unknown): string | null {
   if (isStoreUnavailable(error)) return `Service unavailable: ${error.store} cannot be reached`;
-  if (error instanceof Error && error.name === WorkerNumberUnavailableError.name) return 'Service unavailable: this process cannot mint ids right now';
-  if (error instanceof Error && error.name === AccountLogError.name) return 'Service unavailable: the event log cannot record this now';
+  if (isErrorNamed(error, WorkerNumberUnavailableError)) return 'Service unavailable: this process cannot mint ids right now';
+  if (isErrorNamed(error, AccountLogError)) return 'Service unavailable: the event log cannot record this now';
   return null;
 }
 
@@ -39,7 +39,7 @@ function statusAndMessage(error: unknown): [number, string] {
   const unavailable = unavailableMessage(error);
   if (unavailable) return [503, unavailable];
   if (error instanceof ValidationError) return [422, error.message];
-  if (error instanceof Error && error.name === AppendTooLargeError.name) return [413, error.message];
+  if (isErrorNamed(error, AppendTooLargeError)) return [413, error.message];
   if (error instanceof RuleViolation) return [422, error.message];
   if (error instanceof NotFoundError) return [404, error.message];
   if (error instanceof ConflictError) return [409, error.message];

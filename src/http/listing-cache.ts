@@ -1,5 +1,6 @@
 import type { ReadStore } from '../projections/stores/read-store.ts';
 import { BoundedCache } from '../shared/bounded-cache.ts';
+import { onePerTurn } from '../shared/one-per-turn.ts';
 import { filterJson, v1FilterJson } from './serializers.ts';
 
 export type ListingKind = 'v2' | 'v1';
@@ -17,9 +18,12 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * change stamp: while no read model has changed anywhere, a listing costs one cheap question to the store
  * and no query, parsing or serialising. The stamp is taken before the listing is read, so a listing is
  * never kept under a stamp newer than what it shows; a store that cannot give a stamp is read every time.
+ * The stamp is asked once per turn of the event loop (one-per-turn.ts): the requests a batch of rate-limit
+ * counts wakes together share it, and none that arrived after a change can be answered from before it.
  */
 export class ListingCache {
   private readonly listings: BoundedCache<string, Listing>;
+  private readonly changeStamp: () => string | null;
 
   constructor(
     private readonly reads: ReadStore,
@@ -27,10 +31,11 @@ export class ListingCache {
     maxBytes = MAX_BYTES,
   ) {
     this.listings = new BoundedCache({ entries: Infinity, weight: maxBytes });
+    this.changeStamp = onePerTurn(() => reads.changeStamp());
   }
 
   async listing(accountId: string): Promise<Buffer> {
-    const stamp = this.reads.changeStamp();
+    const stamp = this.changeStamp();
     const kept = stamp === null ? undefined : this.listings.get(accountId);
     if (kept && kept.stamp === stamp) return kept.body;
     const body = Buffer.from(JSON.stringify(await this.build(accountId)));

@@ -7,7 +7,6 @@ import type { EventStore } from '../events/event-store.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
 import type { ReadStore } from '../projections/stores/read-store.ts';
 import { isId } from '../shared/ids.ts';
-import type { KeyedLock } from '../shared/keyed-lock.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { AuthState } from './authentication.ts';
 import type { Caller } from './run-filter-command.ts';
@@ -20,7 +19,6 @@ export interface FilterRouteDeps {
   readonly logger: Logger;
   readonly catchUpTimeoutMs?: number;
   readonly filterStates?: StreamStateCache<FilterState>;
-  readonly accountWrites?: KeyedLock;
   /** Where POSTs' Idempotency-Keys are kept; without it the header is ignored. */
   readonly idempotency?: IdempotencyStore;
   /** Mastodon mode: the statuses that exist (Mastodon's); without it any bigint id may be filtered. */

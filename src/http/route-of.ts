@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { BoundedCache } from '../shared/bounded-cache.ts';
 
 /** The route a request is for: its method and the template the router will run, e.g. `/api/v2/filters/:id`. */
 export interface ChosenRoute {
@@ -45,15 +46,14 @@ export function routeChooser(routers: readonly Router[]): (method: string, rawPa
     return { method, template: null, path };
   };
   // The routers never change, so the answer for a method and a path never does: a busy path (a listing
-  // polled by every client) is matched once, not on every request. Emptied when full, so bounded.
-  const chosen = new Map<string, ChosenRoute>();
+  // polled by every client) is matched once, not on every request. The least recently asked go first.
+  const chosen = new BoundedCache<string, ChosenRoute>({ entries: CHOSEN_ROUTES_KEPT, weight: CHOSEN_ROUTES_KEPT });
   return (method, rawPath) => {
     const key = `${method} ${rawPath}`;
     let route = chosen.get(key);
     if (!route) {
       route = choose(method, rawPath);
-      if (chosen.size >= CHOSEN_ROUTES_KEPT) chosen.clear();
-      chosen.set(key, route);
+      chosen.set(key, route, 1);
     }
     return route;
   };

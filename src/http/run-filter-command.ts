@@ -10,7 +10,6 @@ import type { EventStore } from '../events/event-store.ts';
 import { FILTER_EVENT_VERSIONS, readFilterEvent } from '../events/filter-event-versions.ts';
 import { filterStream, type EventMetadata, type FilterEvent } from '../events/filter-events.ts';
 import type { CatchUp } from '../projections/runtime/read-your-writes.ts';
-import type { KeyedLock } from '../shared/keyed-lock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { accountUsageCheck } from '../commands/filter/account-usage-check.ts';
 import { growsAccount, usageLedgerOf } from './account-usage.ts';
@@ -30,8 +29,6 @@ export interface FilterCommandDeps {
   readonly catchUpTimeoutMs?: number;
   /** Filters' folded states, so a command reads only the events its stream got since (none: the whole stream). */
   readonly filterStates?: StreamStateCache<FilterState>;
-  /** Runs one account's growing commands one at a time in this process, sparing them conflicts on its usage ledger. */
-  readonly accountWrites?: KeyedLock;
 }
 
 /** Which run of which command this is: its events' ids come from the command id and start (command-event-ids.ts). */
@@ -59,9 +56,7 @@ export async function runFilterCommand(
   command: FilterCommand,
   run: CommandRun = { commandId: randomUUID(), startedAtMs: Date.now(), mayHaveRun: false },
 ): Promise<FilterCommandResult> {
-  const decided = () => decideCommand(deps, caller, command, run);
-  // Only the decision takes turns: the wait for the read models below need not hold up the next write.
-  const outcome = await (deps.accountWrites && growsAccount(command) ? deps.accountWrites.run(command.data.accountId, decided) : decided());
+  const outcome = await decideCommand(deps, caller, command, run);
   if (outcome.position !== null) {
     const caughtUp = await deps.catchUp.waitFor(outcome.position, deps.catchUpTimeoutMs ?? 5000);
     if (!caughtUp) deps.logger.warn({ requestId: caller.requestId, position: outcome.position.toString() }, 'read models lag behind a write');
@@ -78,7 +73,12 @@ function decideCommand(deps: FilterCommandDeps, caller: Caller, command: FilterC
     readEvent: readFilterEvent,
     eventId: (index) => commandEventId(run.commandId, run.startedAtMs, index),
     mayHaveRun: run.mayHaveRun,
-    check: accountUsageCheck(usageLedgerOf(deps.events), { accountId: command.data.accountId, requestId: caller.requestId }, deps.logger),
+    check: accountUsageCheck(
+      usageLedgerOf(deps.events),
+      { accountId: command.data.accountId, requestId: caller.requestId },
+      deps.logger,
+      growsAccount(command),
+    ),
     ...(deps.filterStates ? { states: deps.filterStates } : {}),
     metadata: (commitIndex, commitSize, event): EventMetadata => ({
       accountId: caller.accountId,

@@ -20,7 +20,7 @@ const record = (row: TokenRow): TokenRecord => ({ ...row, scopes: row.scopes.spl
  * user, and its OAuth access tokens. Read only: Mastodon alone creates, changes and revokes them.
  */
 export class MastodonAccountStore implements AccountStore {
-  /** Told apart by this, not instanceof: the adapter is loaded on demand, maybe as another module instance. */
+  /** Told apart by this, not instanceof, for the reason src/shared/store-unavailable.ts gives. */
   readonly owner = 'mastodon';
   readonly tokens: MastodonTokenSource;
 

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { StoreUnavailableError } from '../shared/store-unavailable.ts';
+import { sharedStoreUnavailable } from '../shared/store-unavailable.ts';
+import { translatePostgresError } from './postgres-errors.ts';
 
 /** What a 503 names when Mastodon's database does not answer. */
 const STORE = "Mastodon's database";
@@ -12,6 +13,6 @@ export async function mastodonQuery<Row extends pg.QueryResultRow>(pool: Pick<pg
   try {
     return (await pool.query<Row>(text, values)).rows;
   } catch (error) {
-    throw new StoreUnavailableError(`${STORE} cannot be queried: ${(error as Error).message}`, { cause: error, store: STORE });
+    throw translatePostgresError(error, `${STORE} cannot be queried`, sharedStoreUnavailable(STORE), 'all');
   }
 }

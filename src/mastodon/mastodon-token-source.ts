@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { TokenGrant } from '../accounts/account-store.ts';
+import { BoundedCache } from '../shared/bounded-cache.ts';
 import { mastodonQuery } from './mastodon-query.ts';
 
 /** What a presented token is in Mastodon's tables, judged as Doorkeeper and Api::BaseController judge it. */
@@ -89,13 +90,16 @@ export const OUTAGE_GRACE_MS = 120_000;
  * requests with one token share one query.
  */
 export class MastodonTokenSource {
-  private readonly known = new Map<string, { readonly outcome: TokenOutcome; readonly until: number; readonly readAt: number }>();
+  private readonly known: BoundedCache<string, { readonly outcome: TokenOutcome; readonly until: number; readonly readAt: number }>;
   private readonly pending = new Map<string, Promise<TokenOutcome>>();
 
   constructor(
     private readonly pool: Pick<pg.Pool, 'query'>,
     private readonly options: { readonly cacheMs?: number; readonly graceMs?: number; readonly capacity?: number; readonly now?: () => number } = {},
-  ) {}
+  ) {
+    const capacity = options.capacity ?? 10_000;
+    this.known = new BoundedCache({ entries: capacity, weight: capacity });
+  }
 
   lookup(token: string): Promise<TokenOutcome> {
     const now = (this.options.now ?? Date.now)();
@@ -121,9 +125,8 @@ export class MastodonTokenSource {
     }
     const outcome = outcomeOf(rows[0]);
     if (outcome.kind !== 'unknown') {
-      if (this.known.size >= (this.options.capacity ?? 10_000)) this.known.clear();
       // Counted from before the query was sent: what it read is no older than that.
-      this.known.set(token, { outcome, until: askedAt + (this.options.cacheMs ?? TOKEN_CACHE_MS), readAt: askedAt });
+      this.known.set(token, { outcome, until: askedAt + (this.options.cacheMs ?? TOKEN_CACHE_MS), readAt: askedAt }, 1);
     }
     return outcome;
   }

@@ -1,4 +1,5 @@
 import { connect, Events, type ConnectionOptions, type NatsConnection } from 'nats';
+import { ChangeSignal } from '../shared/change-signal.ts';
 import { silentLogger, type Logger } from '../shared/logger.ts';
 import { describeNats, natsConnectionOptions, type NatsSettings } from './nats-connection-options.ts';
 import type { NotifierState } from './notifier.ts';
@@ -21,7 +22,7 @@ export class NatsLink {
   private connected = false;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
-  private readonly listeners = new Set<(connection: NatsConnection) => void>();
+  private readonly reached = new ChangeSignal<[NatsConnection]>();
   private readonly logger: Logger;
   /** Settles after the first dial, whether it reached NATS or not. */
   readonly firstAttempt: Promise<void>;
@@ -53,9 +54,9 @@ export class NatsLink {
 
   /** Calls `listener` with the connection each time NATS is reached: first connect and every reconnect. */
   onConnected(listener: (connection: NatsConnection) => void): () => void {
-    this.listeners.add(listener);
+    const stop = this.reached.listen(listener);
     if (this.current && this.connected) listener(this.current);
-    return () => this.listeners.delete(listener);
+    return stop;
   }
 
   async close(): Promise<void> {
@@ -104,7 +105,7 @@ export class NatsLink {
   }
 
   private tell(connection: NatsConnection): void {
-    for (const listener of this.listeners) listener(connection);
+    this.reached.notify(connection);
   }
 }
 

@@ -24,18 +24,25 @@ export type ThrottleVerdict = { readonly allowed: true } | { readonly allowed: f
  */
 export class AccountSignInThrottle {
   private readonly counter: BatchedCounter;
+  private readonly limit: number;
+  private readonly periodSeconds: number;
+  private readonly deviceLimit: number;
+  /** The windows' clock (default Date.now): tests pin it, so that no count straddles an hour's end. */
+  readonly now: () => number;
 
   constructor(
     store: RateLimitStore,
-    private readonly limit = ACCOUNT_SIGN_IN_LIMIT,
-    private readonly periodSeconds = ACCOUNT_SIGN_IN_PERIOD_SECONDS,
-    private readonly deviceLimit = DEVICE_SIGN_IN_LIMIT,
+    options: { limit?: number; periodSeconds?: number; deviceLimit?: number; now?: (() => number) | undefined; countDeadlineMs?: number | undefined } = {},
   ) {
-    this.counter = new BatchedCounter(store);
+    this.counter = new BatchedCounter(store, options.countDeadlineMs);
+    this.limit = options.limit ?? ACCOUNT_SIGN_IN_LIMIT;
+    this.periodSeconds = options.periodSeconds ?? ACCOUNT_SIGN_IN_PERIOD_SECONDS;
+    this.deviceLimit = options.deviceLimit ?? DEVICE_SIGN_IN_LIMIT;
+    this.now = options.now ?? Date.now;
   }
 
   /** Counts one attempt; an empty name (Mastodon's `.presence`) counts nowhere and can sign nobody in. */
-  async attempt(username: string, nowMs = Date.now()): Promise<ThrottleVerdict> {
+  async attempt(username: string, nowMs = this.now()): Promise<ThrottleVerdict> {
     const name = signInName(username);
     if (name === '') return { allowed: true };
     // As the by-address throttles (rate-limit-middleware.ts): a counter store that cannot answer in time
@@ -47,7 +54,7 @@ export class AccountSignInThrottle {
    * Counts one attempt carrying a valid device cookie for the name (device-cookie.ts) in that cookie's own
    * budget instead of the name's: a stranger who spends the name's budget does not shut its owner out.
    */
-  attemptFromDevice(nonce: string, nowMs = Date.now()): Promise<ThrottleVerdict> {
+  attemptFromDevice(nonce: string, nowMs = this.now()): Promise<ThrottleVerdict> {
     return this.count(`${DEVICE}:${nonce}`, this.deviceLimit, nowMs);
   }
 
@@ -59,11 +66,11 @@ export class AccountSignInThrottle {
 }
 
 /** rack-attack's throttled answer, as the by-address throttles give it: Mastodon's JSON body and headers. */
-export function answerThrottled(ctx: Context, verdict: Extract<ThrottleVerdict, { allowed: false }>): void {
+export function answerThrottled(ctx: Context, verdict: Extract<ThrottleVerdict, { allowed: false }>, nowMs = Date.now()): void {
   ctx.status = 429;
   ctx.type = 'application/json';
   ctx.set('Cache-Control', 'no-store');
   setRateLimitHeaders(ctx, verdict.limit, 0, verdict.resetAtMs);
-  ctx.set('Retry-After', String(Math.max(1, Math.ceil((verdict.resetAtMs - Date.now()) / 1000))));
+  ctx.set('Retry-After', String(Math.max(1, Math.ceil((verdict.resetAtMs - nowMs) / 1000))));
   ctx.body = { error: 'Too many requests' };
 }

@@ -29,8 +29,12 @@ function mostLimited(counted: readonly Counted[]): Counted | undefined {
  * Retry-After: X-RateLimit-Reset says when). API answers carry the X-RateLimit-* headers of the most
  * limited throttle the request counted in.
  */
-export function rateLimits(deps: FactSources & { store: RateLimitStore; throttles: readonly Throttle[] }): Middleware {
-  const counter = new BatchedCounter(deps.store);
+export function rateLimits(
+  deps: FactSources & { store: RateLimitStore; throttles: readonly Throttle[]; now?: () => number; countDeadlineMs?: number },
+): Middleware {
+  const counter = new BatchedCounter(deps.store, deps.countDeadlineMs);
+  // The windows' clock: tests pin it, so that no count straddles a window's end.
+  const clock = deps.now ?? Date.now;
   return async (ctx: Context, next: Next): Promise<void> => {
     const route = ctx.method === 'OPTIONS' ? null : chosenRoute(ctx, deps);
     // Only the Mastodon-shaped surface counts: API requests and the routes of this app's routers (the
@@ -40,7 +44,7 @@ export function rateLimits(deps: FactSources & { store: RateLimitStore; throttle
       return;
     }
     const facts = await requestFacts(ctx, route, deps);
-    const now = Date.now();
+    const now = clock();
     const counted: Counted[] = [];
     for (const throttle of deps.throttles) {
       const key = throttle.discriminator(facts);

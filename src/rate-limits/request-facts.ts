@@ -56,7 +56,8 @@ export async function requestFacts(ctx: Context, route: ChosenRoute & { readonly
     route: route.template,
     api: route.api,
     ip: throttleableAddress(ctx.ip),
-    paging: isPagingRequest(new URLSearchParams(ctx.querystring)),
+    // Most requests carry no query: nothing to parse.
+    paging: ctx.querystring !== '' && isPagingRequest(new URLSearchParams(ctx.querystring)),
     ...(await identify(ctx, sources)),
   };
 }

@@ -35,6 +35,14 @@ export interface RateLimitSettings {
   readonly oauthSignIn: number;
   /** This service's own: filter matching, besides the API budget. */
   readonly filterMatch: number;
+  /** The clock the windows are counted on (default Date.now); tests pin it, so that no count straddles a window's end. */
+  readonly now?: () => number;
+  /**
+   * How long a request waits for its count before it is answered 503 (default COUNT_DEADLINE_MS, 40 ms).
+   * Tests that judge counts give more: on a loaded machine a count may come back late without the store
+   * being away, and those tests are about counting, not about the deadline, which has tests of its own.
+   */
+  readonly countDeadlineMs?: number;
 }
 
 /** Mastodon's values (config/initializers/rack_attack.rb), and this service's own two. */

@@ -1,6 +1,6 @@
 import { runProcess } from '../shared/process-runner.ts';
-import { loadRpcConfig } from './rpc-config.ts';
-import { RPC_SETTINGS } from './rpc-settings-help.ts';
+import { helpOf } from '../shared/setting-table.ts';
+import { loadRpcConfig, RPC_SETTING_TABLE } from './rpc-config.ts';
 import { createRpcLogger, routeGrpcLogs } from './rpc-logger.ts';
 import { startRpcServer } from './rpc-server.ts';
 
@@ -13,7 +13,7 @@ await runProcess({
   help: {
     usage: 'npm run rpc | node dist/rpc/main.js',
     summary: 'The gRPC TestService (with health and reflection) in its own process.',
-    settings: RPC_SETTINGS,
+    settings: helpOf(RPC_SETTING_TABLE),
   },
   loadConfig: loadRpcConfig,
   createLogger: createRpcLogger,

@@ -62,9 +62,31 @@ export async function asyncRetry<T>(call: () => T | Promise<T>, options: AsyncRe
     try {
       return await call();
     } catch (error) {
-      const pauseMs = backOffMs(options.backOff, retries, options.random);
-      if (!options.shouldRetryError(error, { retries, elapsedMs: clock.now() - start, pauseMs })) throw error;
-      await clock.pause(pauseMs);
+      await clock.pause(pauseAfter(error, { retries, elapsedMs: clock.now() - start }, options));
+    }
+  }
+}
+
+/** The pause before the next try, or `error` thrown again when the policy declines: both loops' one rule. */
+function pauseAfter(error: unknown, tried: Omit<RetryState, 'pauseMs'>, options: Omit<AsyncRetryOptions, 'clock'>): number {
+  const pauseMs = backOffMs(options.backOff, tried.retries, options.random);
+  if (!options.shouldRetryError(error, { ...tried, pauseMs })) throw error;
+  return pauseMs;
+}
+
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * `asyncRetry`'s loop for the one place that may not yield: opening a SQLite file, which is synchronous and runs
+ * once, at start. Its pauses sleep the thread (Atomics.wait), as SQLite's own busy wait does.
+ */
+export function retrySync<T>(call: () => T, options: Omit<AsyncRetryOptions, 'clock'>): T {
+  const start = Date.now();
+  for (let retries = 0; ; retries++) {
+    try {
+      return call();
+    } catch (error) {
+      Atomics.wait(pauseCell, 0, 0, pauseAfter(error, { retries, elapsedMs: Date.now() - start }, options));
     }
   }
 }

@@ -51,6 +51,12 @@ export class BoundedCache<K, V> {
     this.total -= entry.weight;
   }
 
+  /** Forgets every entry (a cache whose source changed under it). */
+  clear(): void {
+    this.entries.clear();
+    this.total = 0;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -19,6 +19,16 @@ export class KeyedLock {
     return result;
   }
 
+  /**
+   * Waits for the key's earlier tasks, then holds the key until the returned release is called (once or
+   * more: later calls do nothing). For a turn that begins in one step of a caller and ends in another.
+   */
+  acquire(key: string): Promise<() => void> {
+    return new Promise((granted) => {
+      void this.run(key, () => new Promise<void>((release) => granted(() => release())));
+    });
+  }
+
   /** Keys with a task running or waiting. */
   get size(): number {
     return this.tails.size;

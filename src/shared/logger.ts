@@ -1,15 +1,19 @@
 import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
 import { redact } from './redact.ts';
-import type { Settings } from './settings.ts';
+import type { SettingRow } from './setting-table.ts';
 
 export type { Logger };
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** `LOG_LEVEL`, read the same way by every process. */
-export const logLevelSetting = (settings: Settings): LogLevel => settings.oneOf('LOG_LEVEL', 'info', LOG_LEVELS);
+/** `LOG_LEVEL`, read and listed the same way by every process. */
+export const LOG_LEVEL_SETTING: SettingRow<LogLevel> = {
+  fallback: 'info',
+  meaning: 'trace, debug, info, warn, error, fatal or silent',
+  read: (settings, name) => settings.oneOf(name, 'info', LOG_LEVELS),
+};
 
 /**
  * Structured JSON logs on stdout, one object per line, written synchronously: lines stay in order and

@@ -18,11 +18,11 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Up to 50 voting members in a replica set (mongo/src/mongo/db/repl/repl_set_config.h, kMaxMembers). */
 const MAX_MEMBERS = 50;
 
-export function mongoWriteConcern(settings: Settings): MongoWriteConcern {
-  const raw = settings.optional('MONGODB_WRITE_CONCERN');
+export function mongoWriteConcern(settings: Settings, name: string): MongoWriteConcern {
+  const raw = settings.optional(name);
   if (raw === undefined || raw.toLowerCase() === 'majority') return 'majority';
   if (/^[1-9]\d?$/.test(raw) && Number(raw) <= MAX_MEMBERS) return Number(raw);
-  throw new BadSetting('MONGODB_WRITE_CONCERN', `majority or a number of members from 1 to ${MAX_MEMBERS}`, raw);
+  throw new BadSetting(name, `majority or a number of members from 1 to ${MAX_MEMBERS}`, raw);
 }
 
 /**

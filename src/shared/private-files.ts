@@ -37,22 +37,46 @@ export interface Tightened {
 export function tightenDataDir(dir: string): Tightened {
   const changed: string[] = [];
   const failed: string[] = [];
-  const narrow = (path: string, name: string, wanted: number) => {
-    const mode = lstatSync(path).mode & 0o777;
-    if ((mode & ~wanted) === 0) return;
-    const next = mode & wanted;
-    try {
-      chmodSync(path, next);
-      changed.push(`${name} ${octal(mode)}->${octal(next)}`);
-    } catch (error) {
-      failed.push(`${name}: ${(error as Error).message}`);
-    }
+  const record = (name: string, outcome: Narrowed) => {
+    if (outcome.kind === 'changed') changed.push(`${name} ${octal(outcome.from)}->${octal(outcome.to)}`);
+    else if (outcome.kind === 'failed') failed.push(`${name}: ${outcome.error}`);
   };
-  narrow(dir, basename(dir) || dir, PRIVATE_DIRECTORY_MODE);
+  record(basename(dir) || dir, narrowMode(dir, PRIVATE_DIRECTORY_MODE));
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isFile()) narrow(join(dir, entry.name), entry.name, PRIVATE_FILE_MODE);
+    if (entry.isFile()) record(entry.name, narrowMode(join(dir, entry.name), PRIVATE_FILE_MODE));
   }
   return { changed, failed };
+}
+
+export type Narrowed =
+  | { readonly kind: 'tight' | 'gone' }
+  | { readonly kind: 'changed'; readonly from: number; readonly to: number }
+  | { readonly kind: 'failed'; readonly error: string };
+
+const isGone = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/**
+ * Clears the bits of `path`'s mode outside `wanted`. A file that is gone by then counts as nothing to do:
+ * another process on the same DATA_DIR (a second API process, the projector) creates and deletes
+ * SQLite's -journal files between our listing and our lstat, and that must not stop this process's start.
+ */
+export function narrowMode(path: string, wanted: number): Narrowed {
+  let mode: number;
+  try {
+    mode = lstatSync(path).mode & 0o777;
+  } catch (error) {
+    if (isGone(error)) return { kind: 'gone' };
+    throw error;
+  }
+  if ((mode & ~wanted) === 0) return { kind: 'tight' };
+  const next = mode & wanted;
+  try {
+    chmodSync(path, next);
+    return { kind: 'changed', from: mode, to: next };
+  } catch (error) {
+    if (isGone(error)) return { kind: 'gone' };
+    return { kind: 'failed', error: (error as Error).message };
+  }
 }
 
 /** At a process's start: tightens an existing DATA_DIR and says so in one log line (nothing when already tight). */

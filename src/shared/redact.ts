@@ -61,8 +61,10 @@ export function rememberSecretsOf(env: NodeJS.ProcessEnv): void {
 
 /** `text` with every credential it carries replaced by `***`. Linear in the text (no backtracking patterns). */
 export function redact(text: string): string {
-  let result = text.replace(URL_USERINFO, `$1${HIDDEN}@`);
-  result = result.replace(SECRET_PARAMS, `$1$2${HIDDEN}`);
+  // Every log line passes here: a pattern that needs a literal the text lacks is not run (the URL one
+  // alone cost some 5 us on a request's line, which has neither `://` nor `@` nor `=`).
+  let result = text.includes('://') && text.includes('@') ? text.replace(URL_USERINFO, `$1${HIDDEN}@`) : text;
+  if (result.includes('=')) result = result.replace(SECRET_PARAMS, `$1$2${HIDDEN}`);
   result = result.replace(NKEY_SEED, HIDDEN);
   result = result.replace(BEARER, `$1${HIDDEN}`);
   for (const secret of known) if (result.includes(secret)) result = result.split(secret).join(HIDDEN);

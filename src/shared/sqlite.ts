@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { ensureDirectory } from './directories.ts';
 import { createPrivateFile } from './private-files.ts';
-import { MAIN_THREAD_BUSY_TIMEOUT_MS } from './sqlite-busy.ts';
+import { retrySync } from './async-retry.ts';
+import { isBusy, MAIN_THREAD_BUSY_TIMEOUT_MS } from './sqlite-busy.ts';
 import { migrateSqlite, type SqliteSchema } from './sqlite-migrations.ts';
 
 export type SqliteDatabase = Database.Database;
@@ -40,9 +41,10 @@ export function openSqlite(path: string, schema: SqliteSchema, durability: Durab
   try {
     db = new Database(path);
     // First: switching to WAL takes a lock, and a second process opening the file at the same moment
-    // must wait for it (SQLITE_BUSY "database is locked" otherwise), as every later statement does.
+    // must wait for it (SQLITE_BUSY "database is locked" otherwise), as every later statement does; the
+    // switch itself also needs retries of its own (switchToWal).
     db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
+    switchToWal(db);
     db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrateSqlite(db, schema);
@@ -57,6 +59,24 @@ export function openSqlite(path: string, schema: SqliteSchema, durability: Durab
     }
     throw error;
   }
+}
+
+/** How long a second process opening a new file waits for the first's switch to WAL. */
+const WAL_SWITCH_LIMIT_MS = 5000;
+
+/**
+ * Switching a new file to WAL writes its header; when another process writes the file at that moment (its
+ * own switch, or its schema), SQLite answers SQLITE_BUSY without calling the busy handler, since the pragma
+ * already holds a read transaction and a reader waiting for the write lock could deadlock
+ * (sqlite/src/btree.c, sqlite3BtreeBeginTrans: the busy handler runs only while `inTransaction ==
+ * TRANS_NONE`). Two API processes started at once on a fresh data directory met it in CI; here, once in
+ * 200 such starts.
+ */
+function switchToWal(db: SqliteDatabase): void {
+  retrySync(() => db.pragma('journal_mode = WAL'), {
+    backOff: { firstMs: 1, maxMs: 50, jitterMs: 2 },
+    shouldRetryError: (error, { elapsedMs }) => isBusy(error) && elapsedMs < WAL_SWITCH_LIMIT_MS,
+  });
 }
 
 /** Before SQLite creates the file 0644: a new store (and so its -wal and -shm) is its owner's only. */

@@ -14,7 +14,7 @@ export interface StoreUnavailableOptions extends ErrorOptions {
  * is learnt about the data, and retrying later may work. The one "unavailable" of src, as Emmett has one
  * `EmmettError` (event-driven-io/emmett src/packages/emmett/src/errors/index.ts) told apart by a field:
  * here `store` and `reason`. Each driver's errors become it in one translator (SQLite: sqlite-busy.ts,
- * MongoDB: mongo-connection.ts, PostgreSQL: mastodon-query.ts, EventStoreDB: esdb-errors.ts, Redis and
+ * MongoDB: mongo-connection.ts, PostgreSQL: mastodon/postgres-errors.ts, EventStoreDB: esdb-errors.ts, Redis and
  * NATS in their adapters). The event store's and the read models' are subclasses of it. Matched by its
  * structural code (`isStoreUnavailable`), not `instanceof`: under mocha, tsx loads a module that
  * src/stores.ts imports on demand (the EventStoreDB adapter) a second time, and its errors' classes are

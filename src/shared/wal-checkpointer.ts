@@ -2,14 +2,19 @@ import type { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './sqlite.ts';
 import { startThreadBeside } from './start-thread.ts';
 
-/** Transactions between two checkpoints: a few hundred KB of log for a counter's few pages each. */
-const TRANSACTIONS_PER_CHECKPOINT = 32;
+/** How often a connection's log is checkpointed, in transactions, sized by the pages a transaction writes. */
+export interface CheckpointPace {
+  /** Transactions between two checkpoints: a few hundred KB of log. */
+  readonly transactionsPerCheckpoint: number;
+  /**
+   * Transactions not yet covered by a finished checkpoint past which writers wait for the thread (`room()`):
+   * a writer can outrun a thread that syncs the disk, and the log must stay a few MB.
+   */
+  readonly maxBacklog: number;
+}
 
-/**
- * Transactions not yet covered by a finished checkpoint past which writers wait for the thread (`room()`):
- * a writer can outrun a thread that syncs the disk, and the log must stay a few MB.
- */
-const MAX_BACKLOG = 256;
+/** A counter's transaction writes a few pages. */
+export const COUNTER_CHECKPOINTS: CheckpointPace = { transactionsPerCheckpoint: 32, maxBacklog: 256 };
 
 /**
  * Left to the main connection, only if the thread is gone: pages of log before SQLite checkpoints on the
@@ -22,11 +27,11 @@ const BACKSTOP_PAGES = 4000;
  * runs in the connection that commits, copying about 1,000 pages and syncing the file: 10-17 ms (at load
  * 8 on 2 cores) every few hundred transactions of the rate-limit counters, beyond the 10 ms a request's
  * event loop may stand still. The main connection tells `wrote()` after each transaction; every
- * TRANSACTIONS_PER_CHECKPOINT of them the thread is asked for a checkpoint, one at a time, and writers
+ * `transactionsPerCheckpoint` of them the thread is asked for a checkpoint, one at a time, and writers
  * await `room()` before they write, so that a thread behind them holds them back instead of the log growing.
  */
 export class WalCheckpointer {
-  private readonly worker: Worker;
+  private worker: Worker | null = null;
   private written = 0;
   private asked = false;
   private alive = true;
@@ -35,36 +40,53 @@ export class WalCheckpointer {
   private covering = 0;
   private readonly roomWaiters: (() => void)[] = [];
 
-  constructor(db: SqliteDatabase) {
+  /**
+   * `startAtOnce`: the thread starts with the store, not at the first checkpoint. Under tsx a thread
+   * compiles its file before it answers, and one still starting when writers pass the backlog holds them
+   * back: for a store a request waits on (the rate-limit counters) that is a missed deadline, a 503 (CI:
+   * two requests of the per-token throttle spec). Otherwise a connection that writes little never costs
+   * a thread.
+   */
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly pace: CheckpointPace = COUNTER_CHECKPOINTS,
+    startAtOnce = true,
+  ) {
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-    this.worker = startThreadBeside(import.meta.url, 'wal-checkpoint-thread', { path: db.name });
+    if (startAtOnce) this.started();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startThreadBeside(import.meta.url, 'wal-checkpoint-thread', { path: this.db.name });
     // Never what keeps a process running: closing the store ends it, and so does the process's end.
-    this.worker.unref();
-    this.worker.on('message', () => {
+    worker.unref();
+    worker.on('message', () => {
       this.asked = false;
       this.backlog -= this.covering;
-      if (this.written >= TRANSACTIONS_PER_CHECKPOINT) this.ask();
-      if (this.backlog < MAX_BACKLOG) this.release();
+      if (this.written >= this.pace.transactionsPerCheckpoint) this.ask();
+      if (this.backlog < this.pace.maxBacklog) this.release();
     });
     // Only the backstop is left; the store keeps working.
     const gone = () => {
       this.alive = false;
       this.release();
     };
-    this.worker.on('error', gone);
-    this.worker.on('exit', gone);
+    worker.on('error', gone);
+    worker.on('exit', gone);
+    return (this.worker = worker);
   }
 
-  /** Resolves at once, or, while the thread is behind by MAX_BACKLOG transactions, once it has caught up. */
+  /** Resolves at once, or, while the thread is behind by `maxBacklog` transactions, once it has caught up. */
   room(): Promise<void> | undefined {
-    if (!this.alive || this.backlog < MAX_BACKLOG) return undefined;
+    if (!this.alive || this.backlog < this.pace.maxBacklog) return undefined;
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 
   wrote(): void {
     this.written += 1;
     this.backlog += 1;
-    if (!this.asked && this.written >= TRANSACTIONS_PER_CHECKPOINT) this.ask();
+    if (!this.asked && this.written >= this.pace.transactionsPerCheckpoint) this.ask();
   }
 
   private ask(): void {
@@ -72,13 +94,13 @@ export class WalCheckpointer {
     this.asked = true;
     this.written = 0;
     this.covering = this.backlog;
-    this.worker.postMessage('checkpoint');
+    this.started().postMessage('checkpoint');
   }
 
   async close(): Promise<void> {
     this.alive = false;
     this.release();
-    await this.worker.terminate();
+    await this.worker?.terminate();
   }
 
   private release(): void {

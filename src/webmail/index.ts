@@ -14,7 +14,7 @@ import { RequestSecurity } from './request-check.ts';
 import { StaticAssets } from './static-assets.ts';
 import { loadWebmailConfig, type WebmailConfig } from './webmail-config.ts';
 import { webmailMiddleware } from './webmail-middleware.ts';
-import { openWebmailStores } from './webmail-stores.ts';
+import { openWebmailStores, type WebmailStores } from './webmail-stores.ts';
 
 export type WebmailDeps = {
   readonly accounts: AccountStore;
@@ -27,6 +27,8 @@ export type WebmailDeps = {
   readonly mongoDatabase?: string | undefined;
   /** MAIL_DOMAIN, SMTP_URL, IMAP_URL, WEBMAIL_DES_KEY, LOG_DIR, WEBMAIL_IDLE_MINUTES, WEBMAIL_REFRESH_SECONDS, WEBMAIL_LOGIN_RATE_LIMIT */
   readonly env?: NodeJS.ProcessEnv;
+  /** Opened by the caller (the process's composition root), which then closes them; else opened and closed here. */
+  readonly stores?: WebmailStores;
   /** How the failed-login pause waits; a timer unless a test needs to hold it. */
   readonly pause?: (ms: number) => Promise<void>;
   /** The clock sessions and login counters expire by; the system clock unless a test moves it. */
@@ -46,14 +48,16 @@ export type Webmail = {
  */
 export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
   const config = loadWebmailConfig(deps.dataDir, deps.env ?? process.env);
-  const stores = await openWebmailStores({
-    dataDir: deps.dataDir,
-    mongodbUrl: deps.mongodbUrl,
-    mongoDatabase: deps.mongoDatabase,
-    idleMillis: config.idleMillis,
-    now: deps.now,
-    rateLimit: { limit: config.loginRateLimit, windowMillis: config.loginRateWindowMillis },
-  });
+  const stores =
+    deps.stores ??
+    (await openWebmailStores({
+      dataDir: deps.dataDir,
+      mongodbUrl: deps.mongodbUrl,
+      mongoDatabase: deps.mongoDatabase,
+      idleMillis: config.idleMillis,
+      now: deps.now,
+      rateLimit: { limit: config.loginRateLimit, windowMillis: config.loginRateWindowMillis },
+    }));
   // With IMAP_URL, SMTP_URL is each user's submission server, not the local store's relay.
   const relay = config.smtpUrl && !config.imapUrl ? createSmtpRelay(config.smtpUrl) : null;
   const mailboxes: MailboxProvider = config.imapUrl
@@ -89,7 +93,7 @@ export async function createWebmail(deps: WebmailDeps): Promise<Webmail> {
     async close() {
       relay?.close();
       await mailboxes.close();
-      await stores.close();
+      if (!deps.stores) await stores.close();
     },
   };
 }

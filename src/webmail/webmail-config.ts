@@ -1,5 +1,5 @@
-import { join } from 'node:path';
-import { Settings } from '../shared/settings.ts';
+import { join, resolve } from 'node:path';
+import { settingReader, unchecked, type SettingTable } from '../shared/setting-table.ts';
 
 /** Settings read from the environment; every one has a default that works without configuration. */
 export interface WebmailConfig {
@@ -26,18 +26,47 @@ export interface WebmailConfig {
   readonly loginRateWindowMillis: number;
 }
 
+/** Every variable loadWebmailConfig reads, in the order the API process's --help lists them (docs/webmail.md). */
+export const WEBMAIL_SETTING_TABLE = {
+  MAIL_DOMAIN: {
+    fallback: 'localhost',
+    meaning: 'the domain of local addresses',
+    read: (s, name) => s.matching(name, 'localhost', /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i, 'a domain name').toLowerCase(),
+  },
+  IMAP_URL: {
+    fallback: 'unset',
+    meaning: 'sign in against this IMAP server, e.g. imap://mail.example.com:143 or imaps://mail.example.com:993',
+    read: (s, name) => s.matching(name, '', /^(imaps?:\/\/[^\s/]+\/?)?$/i, 'imap://host[:port] or imaps://host[:port]') || undefined,
+  },
+  SMTP_URL: {
+    fallback: 'unset',
+    meaning: 'with IMAP_URL: submission as the user, e.g. smtp://mail.example.com:587; without: relay for other domains',
+    read: unchecked,
+  },
+  WEBMAIL_DES_KEY: { fallback: '<DATA_DIR>/webmail-des-key', meaning: 'key that seals IMAP passwords in sessions', read: unchecked },
+  // Its default lies in DATA_DIR, which the loader is given.
+  LOG_DIR: { fallback: '<DATA_DIR>/logs', meaning: 'where errors.log and userlogins.log are written', read: unchecked },
+  WEBMAIL_IDLE_MINUTES: { fallback: '10', meaning: 'a session unused this long is gone', read: (s, name) => s.positive(name, 10) },
+  WEBMAIL_REFRESH_SECONDS: { fallback: '60', meaning: 'how often an open folder asks for new mail', read: (s, name) => s.positive(name, 60) },
+  WEBMAIL_LOGIN_RATE_LIMIT: {
+    fallback: '3',
+    meaning: 'failed webmail logins per login name (known or not) within 60 s before its logins are refused (0: off)',
+    read: (s, name) => s.integer(name, 3, 0, 1_000_000),
+  },
+} satisfies SettingTable;
+
 /** The webmail's settings (docs/webmail.md), read like every other process setting. */
 export function loadWebmailConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env): WebmailConfig {
-  const settings = new Settings(env);
+  const read = settingReader(WEBMAIL_SETTING_TABLE, env);
   return {
-    mailDomain: settings.matching('MAIL_DOMAIN', 'localhost', /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i, 'a domain name').toLowerCase(),
-    smtpUrl: settings.optional('SMTP_URL'),
-    imapUrl: settings.matching('IMAP_URL', '', /^(imaps?:\/\/[^\s/]+\/?)?$/i, 'imap://host[:port] or imaps://host[:port]') || undefined,
-    desKey: settings.optional('WEBMAIL_DES_KEY'),
-    logDir: settings.path('LOG_DIR', join(dataDir, 'logs')),
-    idleMillis: settings.positive('WEBMAIL_IDLE_MINUTES', 10) * 60_000,
-    refreshSeconds: settings.positive('WEBMAIL_REFRESH_SECONDS', 60),
-    loginRateLimit: settings.integer('WEBMAIL_LOGIN_RATE_LIMIT', 3, 0, 1_000_000),
+    mailDomain: read('MAIL_DOMAIN'),
+    smtpUrl: read('SMTP_URL'),
+    imapUrl: read('IMAP_URL'),
+    desKey: read('WEBMAIL_DES_KEY'),
+    logDir: resolve(read('LOG_DIR') ?? join(dataDir, 'logs')),
+    idleMillis: read('WEBMAIL_IDLE_MINUTES') * 60_000,
+    refreshSeconds: read('WEBMAIL_REFRESH_SECONDS'),
+    loginRateLimit: read('WEBMAIL_LOGIN_RATE_LIMIT'),
     loginRateWindowMillis: 60_000,
   };
 }

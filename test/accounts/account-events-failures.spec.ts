@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { accountEventsStream } from '../../src/accounts/account-events.ts';
 import { EventStoreUnavailableError, type EventStore } from '../../src/events/event-store.ts';
-import type { Stores } from '../../src/service.ts';
+import type { Stores } from '../../src/composition-root.ts';
 import { cli, eventLines, newPassword, webmailLogin } from '../support/account-story.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 import { InProcessBus } from '../support/in-process-bus.ts';
-import { accountWithPassword, approve, CALLBACK, codeOf, registerApp } from '../support/oauth-flow.ts';
+import { accountWithPassword, approve, CALLBACK, codeOf, exchangeCode, registerApp } from '../support/oauth-flow.ts';
 import { runCli } from '../support/run-cli.ts';
 import { TestServer } from '../support/test-server.ts';
 
@@ -44,15 +44,7 @@ describe('Account facts when the log refuses them: nothing acknowledged goes unr
     const [app, user] = [await registerApp(server), await accountWithPassword(server)];
     const code = codeOf(await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope: 'read' }, user));
     refusing = true;
-    const answer = await server.request('POST', '/oauth/token', {
-      form: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: app.client_id,
-        client_secret: app.client_secret,
-        redirect_uri: CALLBACK,
-        code,
-      }).toString(),
-    });
+    const answer = await exchangeCode(server, app, code);
     assert.equal(answer.status, 503);
     assert.equal(answer.body.access_token, undefined);
     assert.match(answer.body.error, /event log/);

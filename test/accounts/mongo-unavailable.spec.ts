@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { openAccountStore } from '../../src/accounts/open-account-store.ts';
+import { openAccountStore } from '../../src/stores.ts';
 import { mongoAccountsSchema } from '../../src/accounts/mongo-accounts-schema.ts';
 import { SCHEMA_VERSIONS } from '../../src/shared/mongo-migrations.ts';
 import { latestVersion } from '../../src/shared/schema-migrations.ts';

@@ -51,7 +51,7 @@ async function writeLog(): Promise<Log> {
   };
   for (const index of [1, 2, 0, 1, 2, 1, 0, 2]) await append(index);
   const source = EsdbChainSource.connect(standIn.url);
-  const sealed = await source.seal();
+  const sealed = await source.sealHead();
   await source.close();
   for (const index of [1, 2]) await append(index);
   await store.close();

@@ -12,10 +12,10 @@ import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { runFilterCommand, type FilterCommandDeps } from '../../src/http/run-filter-command.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { KeyedLock } from '../../src/shared/keyed-lock.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 /** A filter of exactly the per-filter maximum: five of them fill an account. */
 const FULL = FILTER_LIMITS.keywordCharactersPerFilter;
@@ -30,7 +30,6 @@ const apiProcess = (events: EventStore): FilterCommandDeps => ({
   events,
   catchUp: { waitFor: async () => true },
   logger: silentLogger,
-  accountWrites: new KeyedLock(),
 });
 
 /** 'created', 'conflict' (every retry lost its race) or the validation message. */
@@ -126,7 +125,7 @@ function ledgerSuite(name: string, adapter: Adapter): void {
       const created: string[] = [];
       for (let i = 0; i < FIT - 1; i += 1) {
         const filterId = newId();
-        const metadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
+        const metadata = eventMetadata({ accountId });
         const added = { filterId, removed: [], changed: [], added: keywords(FULL), replacesAll: false, updatedAt: new Date().toISOString() };
         await connections[0]!.appendToStream(
           filterStream(filterId),

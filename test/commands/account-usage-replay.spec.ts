@@ -6,7 +6,6 @@ import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { runFilterCommand, type CommandRun, type FilterCommandDeps } from '../../src/http/run-filter-command.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { KeyedLock } from '../../src/shared/keyed-lock.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
@@ -17,7 +16,6 @@ const apiProcess = (events: EventStore): FilterCommandDeps => ({
   events,
   catchUp: { waitFor: async () => true },
   logger: silentLogger,
-  accountWrites: new KeyedLock(),
 });
 
 /** The seam: a connection whose appends to `stream` wait, once reached, until `release` is called. */

@@ -5,6 +5,7 @@ import type { FilterCommand, KeywordDraft } from '../../src/commands/filter/comm
 import { ValidationError } from '../../src/commands/errors.ts';
 import type { FilterEvent, Keyword } from '../../src/events/filter-events.ts';
 import { specFor } from '../support/given.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const given = specFor(filterDecider);
 const now = '2026-11-26T06:00:00.000Z';
@@ -157,15 +158,7 @@ describe('Filter limits (decider)', () => {
       { type: 'CreateFilter', data: { filterId, accountId: owner, now, settings: { ...settings, title }, keywords: worst, accountUsage: none } },
       filterDecider.initialState(),
     );
-    const metadata = {
-      accountId: owner,
-      requestId: 'r'.repeat(200),
-      apiVersion: 'v2',
-      tokenId: '9'.repeat(19),
-      commitIndex: 0,
-      commitSize: 2,
-      schemaVersion: 2,
-    };
+    const metadata = eventMetadata({ accountId: owner, requestId: 'r'.repeat(200), tokenId: '9'.repeat(19), commitSize: 2, schemaVersion: 2 });
     const bytes = events.reduce(
       (sum, e) => sum + Buffer.byteLength(JSON.stringify(e.data)) + Buffer.byteLength(JSON.stringify(metadata)) + 2 * e.type.length,
       0,

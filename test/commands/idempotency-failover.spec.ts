@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { IdempotencyStore, KeyedCommand } from '../../src/commands/idempotency/idempotency-store.ts';
-import { openIdempotencyStore } from '../../src/commands/idempotency/open-idempotency-store.ts';
+import { openIdempotencyStore } from '../../src/stores.ts';
 import { mongoUrlWithConcerns } from '../../src/shared/mongo-concerns.ts';
 import { failCommandOff, failCommandOn, mongoStandIn, standInMissing, stepDown } from '../support/mongo-stand-in.ts';
 import { scratchDir } from '../support/scratch-dir.ts';

@@ -15,6 +15,7 @@ import { newId } from '../../src/shared/ids.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 import { addKeyword, createFilter, OWNER } from './support/filter-commands.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const STARTED = Date.parse('2026-11-22T10:00:00.000Z');
 
@@ -25,15 +26,8 @@ const run = (store: EventStore, command: FilterCommand, commandId: string, mayHa
     ...(states ? { states } : {}),
     eventId: (index) => commandEventId(commandId, STARTED, index),
     mayHaveRun,
-    metadata: (commitIndex, commitSize, event) => ({
-      accountId: OWNER,
-      requestId: commandId,
-      apiVersion: 'cli',
-      tokenId: null,
-      commitIndex,
-      commitSize,
-      schemaVersion: FILTER_EVENT_VERSIONS[event.type],
-    }),
+    metadata: (commitIndex, commitSize, event) =>
+      eventMetadata({ accountId: OWNER, requestId: commandId, apiVersion: 'cli', commitIndex, commitSize, schemaVersion: FILTER_EVENT_VERSIONS[event.type] }),
   });
 
 /** A store whose first append is stored but answered with a timeout, as a client sees a lost answer. */

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../src/shared/ids.ts';
 import type { ReadStore } from '../../src/projections/stores/read-store.ts';
+import { contractSubject, type ContractFixture } from './contract-subject.ts';
 
-export interface HostileIdsFixture {
-  open(): Promise<ReadStore>;
-}
+export type HostileIdsFixture = ContractFixture<ReadStore>;
 
 /** What a path or body might carry instead of an id; none of it may reach a query as an operator. */
 const HOSTILE: unknown[] = [{ $gt: '' }, { $ne: null }, { $regex: '.*' }, ['1'], '', 'abc', '1; DROP TABLE filters', `${'9'.repeat(20)}`];
@@ -12,18 +11,13 @@ const HOSTILE: unknown[] = [{ $gt: '' }, { $ne: null }, { $regex: '.*' }, ['1'],
 /** Read stores answer "nothing here" for anything that is not an id, whatever its shape. */
 export function hostileIdsContract(name: string, fixture: () => HostileIdsFixture | null): void {
   describe(`ReadStore refuses what is not an id: ${name}`, function () {
-    let store: ReadStore;
-    let setup: HostileIdsFixture;
+    const given = contractSubject<ReadStore>(fixture);
     const accountId = newId();
     const filterId = newId();
     const keywordId = newId();
     const statusId = newId();
 
-    before(async function () {
-      const found = fixture();
-      if (!found) this.skip();
-      setup = found!;
-      store = await setup.open();
+    beforeEach(async () => {
       const view = {
         id: filterId,
         accountId,
@@ -36,25 +30,22 @@ export function hostileIdsContract(name: string, fixture: () => HostileIdsFixtur
         revision: 0,
         deleted: false,
       };
-      await store.saveFilter(view, { projection: `p-${newId()}`, position: 1n });
-    });
-    after(async () => {
-      await store?.close();
+      await given.store.saveFilter(view, { projection: `p-${newId()}`, position: 1n });
     });
 
     it('finds nothing for a hostile filter, keyword, status or account id', async () => {
       for (const hostile of HOSTILE) {
         const id = hostile as string;
-        assert.equal(await store.getFilter(accountId, id), null, JSON.stringify(hostile));
-        assert.equal(await store.getFilter(id, filterId), null, JSON.stringify(hostile));
-        assert.equal(await store.getV1Filter(accountId, id), null, JSON.stringify(hostile));
-        assert.equal(await store.findKeyword(accountId, id), null, JSON.stringify(hostile));
-        assert.equal(await store.findFilterStatus(accountId, id), null, JSON.stringify(hostile));
-        assert.deepEqual(await store.listFilters(id), [], JSON.stringify(hostile));
-        assert.deepEqual(await store.listV1Filters(id), [], JSON.stringify(hostile));
-        assert.equal(await store.loadFilter(id), null, JSON.stringify(hostile));
+        assert.equal(await given.store.getFilter(accountId, id), null, JSON.stringify(hostile));
+        assert.equal(await given.store.getFilter(id, filterId), null, JSON.stringify(hostile));
+        assert.equal(await given.store.getV1Filter(accountId, id), null, JSON.stringify(hostile));
+        assert.equal(await given.store.findKeyword(accountId, id), null, JSON.stringify(hostile));
+        assert.equal(await given.store.findFilterStatus(accountId, id), null, JSON.stringify(hostile));
+        assert.deepEqual(await given.store.listFilters(id), [], JSON.stringify(hostile));
+        assert.deepEqual(await given.store.listV1Filters(id), [], JSON.stringify(hostile));
+        assert.equal(await given.store.loadFilter(id), null, JSON.stringify(hostile));
       }
-      assert.equal((await store.getFilter(accountId, filterId))?.id, filterId, 'the real record is still there');
+      assert.equal((await given.store.getFilter(accountId, filterId))?.id, filterId, 'the real record is still there');
     });
   });
 }

@@ -33,8 +33,8 @@ export function readStoreContract(name: string, fixture: () => ReadStoreFixture 
   describe(`ReadStore contract: ${name}`, function () {
     const given = contractSubject<ReadStore, ReadStoreFixture>(fixture);
 
-    describe('account usage', () => accountUsageContract(() => given.store));
-    describe('accounts', () => accountsAfterContract(() => given.store));
+    describe('account usage', () => accountUsageContract(given));
+    describe('accounts', () => accountsAfterContract(given));
 
     it('stores a filter view and answers it to its account only', async () => {
       const filter = view();

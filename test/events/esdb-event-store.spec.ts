@@ -13,7 +13,7 @@ const url = process.env.EVENTSTORE_URL;
 async function sealedAndVerified(at: string): Promise<VerifyOutcome> {
   const source = EsdbChainSource.connect(at);
   try {
-    await source.seal();
+    await source.sealHead();
     return await verifyChains(source);
   } finally {
     await source.close();

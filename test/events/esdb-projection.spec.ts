@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { EsdbEventStore } from '../../src/events/esdb-event-store.ts';
 import { EventStoreUnavailableError } from '../../src/events/event-store.ts';
 import { unpackPosition } from '../../src/events/esdb-position.ts';
-import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
+import type { FilterEvent } from '../../src/events/filter-events.ts';
 import { FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import type { Announcement, Notifier, PublishOutcome } from '../../src/notifications/notifier.ts';
@@ -17,6 +17,7 @@ import { newId } from '../../src/shared/ids.ts';
 import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 import { waitUntil } from '../support/wait-until.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
 
@@ -31,15 +32,7 @@ function createCommit(accountId: string, filterId = newId()) {
   return {
     stream: filterStream(filterId),
     events: events.map((e, i) => {
-      const metadata: EventMetadata = {
-        accountId,
-        requestId: 'r',
-        apiVersion: 'v2',
-        tokenId: null,
-        commitIndex: i,
-        commitSize: events.length,
-        schemaVersion: FILTER_EVENT_VERSIONS[e.type],
-      };
+      const metadata = eventMetadata({ accountId, commitIndex: i, commitSize: events.length, schemaVersion: FILTER_EVENT_VERSIONS[e.type] });
       return { type: e.type, data: e.data, metadata };
     }),
   };

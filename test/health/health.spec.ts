@@ -7,7 +7,8 @@ import { FILTERS_LEASE } from '../../src/projections/runtime/leased-projector.ts
 import { StaleWrites } from '../../src/projections/runtime/stale-writes.ts';
 import { ReadStoreUnavailableError, type ProjectionBatch } from '../../src/projections/stores/read-store.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
-import { openStores, startService, type RunningService } from '../../src/service.ts';
+import { openStores } from '../../src/composition-root.ts';
+import { startService, type RunningService } from '../../src/service.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { faultyReadStore, gate, type BatchHook } from '../support/faulty-read-store.ts';

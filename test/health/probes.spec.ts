@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { loadConfig } from '../../src/config.ts';
-import { openStores, startService, type RunningService } from '../../src/service.ts';
+import { openStores } from '../../src/composition-root.ts';
+import { startService, type RunningService } from '../../src/service.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 

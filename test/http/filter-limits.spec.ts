@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { FILTER_LIMITS } from '../../src/commands/filter/filter-limits.ts';
 import { FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
-import { filterStream, type EventMetadata, type FilterEvent } from '../../src/events/filter-events.ts';
+import { filterStream, type FilterEvent } from '../../src/events/filter-events.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { serverWithTwoAccounts, type TestAccount } from '../support/test-server.ts';
 import { waitUntil } from '../support/wait-until.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const { keywordsPerFilter, keywordCharactersPerFilter, keywordCharactersPerAccount, statusesPerFilter, filtersPerAccount } = FILTER_LIMITS;
 const now = new Date().toISOString();
@@ -32,15 +33,14 @@ describe('Per-filter and per-account limits over HTTP (422 Validation failed)', 
         store.appendToStream(
           filterStream(filterId),
           events.map((e, i) => {
-            const metadata: EventMetadata = {
+            const metadata = eventMetadata({
               accountId: who.id,
               requestId: 'limits',
               apiVersion: 'cli',
-              tokenId: null,
               commitIndex: i,
               commitSize: events.length,
               schemaVersion: FILTER_EVENT_VERSIONS[e.type],
-            };
+            });
             return { type: e.type, data: e.data, metadata };
           }),
           'no_stream',

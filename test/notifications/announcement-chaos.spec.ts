@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
 import type { EventMetadata } from '../../src/events/filter-events.ts';
-import { openAccountStore } from '../../src/accounts/open-account-store.ts';
+import { openAccountStore } from '../../src/stores.ts';
 import type { EventStore } from '../../src/events/event-store.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { EsdbEventStore } from '../../src/events/esdb-event-store.ts';

@@ -84,7 +84,10 @@ describe('Announcements when the NATS server the service is connected to stops a
 
       const commits = await commitsInLog(dir);
       // Asked of the two others: the resumed server may still be catching up with the cluster.
-      const stored = await storedMessages(cluster.urls.filter((u) => u !== given.url));
+      const stored = await storedMessages(
+        cluster.urls.filter((u) => u !== given.url),
+        commits.length,
+      );
       const ids = stored.map((m) => m.messageId);
       const lastBefore = stored.filter((m) => m.storedAt < cutAt).at(-1)?.storedAt ?? cutAt;
       const firstAfter = stored.find((m) => m.storedAt >= cutAt)?.storedAt ?? Number.NaN;

@@ -74,7 +74,7 @@ describe('Announcements on a NATS cluster across hosts: the stream leader’s ho
       90_000,
     );
     const commits = await commitsInLog(dir);
-    const stored = await storedMessages(cluster.urls);
+    const stored = await storedMessages(cluster.urls, commits.length);
     const ids = stored.map((m) => m.messageId);
     console.log(
       `      ${commits.length} commits (${during} during the ${CUT_MS / 1000} s cut of ${leader.name}; new leader ${newLeader}), ${stored.length} messages`,

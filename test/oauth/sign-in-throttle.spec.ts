@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { DEVICE_COOKIE, mintDeviceCookie } from '../../src/oauth/device-cookie.ts';
 import { AccountSignInThrottle, ACCOUNT_SIGN_IN_LIMIT, ACCOUNT_SIGN_IN_PERIOD_SECONDS, DEVICE_SIGN_IN_LIMIT } from '../../src/oauth/sign-in-throttle.ts';
-import { openRateLimitStore } from '../../src/rate-limits/open-rate-limit-store.ts';
+import { openRateLimitStore } from '../../src/stores.ts';
 import { accountWithPassword, approve, CALLBACK, consentForm, registerApp, submitConsent } from '../support/oauth-flow.ts';
+import { pinnedClock } from '../support/pinned-clock.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 import { TestServer } from '../support/test-server.ts';
 import { WebmailClient } from '../support/webmail-client.ts';
@@ -43,12 +44,12 @@ async function spendNameBudget(server: TestServer, query: Record<string, string>
 
 describe('OAuth sign-in: throttled per account name as Mastodon, never locked, never telling who exists', function () {
   this.timeout(120_000);
-  // The account budget lives in hourly windows: a test that straddles an hour's end starts again.
-  this.retries(1);
+  // The account budget lives in hourly windows: the service's clock is pinned, so no test straddles an hour's end.
+  const clock = pinnedClock();
   let server: TestServer;
   let query: Record<string, string>;
   before(async () => {
-    server = await TestServer.start({ RATE_LIMITS: 'on', TRUST_PROXY: '1' });
+    server = await TestServer.start({ RATE_LIMITS: 'on', TRUST_PROXY: '1' }, undefined, undefined, clock);
     const app = await registerApp(server);
     query = { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope: 'read' };
   });
@@ -130,6 +131,25 @@ describe('OAuth sign-in: throttled per account name as Mastodon, never locked, n
       await store.close();
     }
   });
+  it('counts on the clock it is given: the name and the device budgets come back at its hour, not the real one', async () => {
+    const store = await openRateLimitStore({ dataDir: scratchDir() });
+    try {
+      const hour = ACCOUNT_SIGN_IN_PERIOD_SECONDS * 1000;
+      let nowMs = clock() - 1000 + hour - 1;
+      const throttle = new AccountSignInThrottle(store, { now: () => nowMs });
+      for (let i = 0; i < ACCOUNT_SIGN_IN_LIMIT; i += 1) assert.deepEqual(await throttle.attempt('carol'), { allowed: true });
+      for (let i = 0; i < DEVICE_SIGN_IN_LIMIT; i += 1) assert.deepEqual(await throttle.attemptFromDevice('nonce'), { allowed: true });
+      const resetAtMs = nowMs + 1;
+      assert.deepEqual(await throttle.attempt('carol'), { allowed: false, limit: ACCOUNT_SIGN_IN_LIMIT, resetAtMs });
+      assert.deepEqual(await throttle.attemptFromDevice('nonce'), { allowed: false, limit: DEVICE_SIGN_IN_LIMIT, resetAtMs });
+      nowMs += 1;
+      assert.deepEqual(await throttle.attempt('carol'), { allowed: true });
+      assert.deepEqual(await throttle.attemptFromDevice('nonce'), { allowed: true });
+    } finally {
+      await store.close();
+    }
+  });
+
   it("lets the owner's browser that signed in before (its device cookie) sign in from another address after a stranger spent the name's budget", async () => {
     const owner = await accountWithPassword(server);
     const at = addresses();
@@ -221,7 +241,7 @@ describe('OAuth sign-in: throttled per account name as Mastodon, never locked, n
     const dataDir = scratchDir();
     const env = { RATE_LIMITS: 'on', TRUST_PROXY: '1', DATA_DIR: dataDir };
     const at = addresses();
-    let first: TestServer | null = await TestServer.start(env);
+    let first: TestServer | null = await TestServer.start(env, undefined, undefined, clock);
     let owner: Credentials;
     let device: string;
     try {
@@ -231,7 +251,7 @@ describe('OAuth sign-in: throttled per account name as Mastodon, never locked, n
       device = valueOf(deviceCookieOf(await withDevice(first, q, owner, null, at(0)))!);
       await first.close();
       first = null;
-      const second = await TestServer.start(env);
+      const second = await TestServer.start(env, undefined, undefined, clock);
       try {
         await spendNameBudget(second, q, owner.username);
         assert.equal((await withDevice(second, q, owner, device, at(1))).status, 302);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
-import { openAccountStore } from '../../src/accounts/open-account-store.ts';
+import { openAccountStore } from '../../src/stores.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { checkTheLog } from '../support/chaos-log-check.ts';
 import { EsdbStandInCluster } from '../support/esdb-stand-in-cluster.ts';

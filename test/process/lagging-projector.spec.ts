@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
 import type { EventMetadata } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
@@ -6,6 +8,7 @@ import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 import { filtersApi, newFilter, newOwner, type Owner } from '../support/filters-api.ts';
 import { NodeProcess } from '../support/node-process.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
@@ -18,15 +21,8 @@ const BACKLOG_FILTERS = 4800;
 const ACCOUNTS = 6;
 const CONCURRENT_CREATES = 300;
 
-const metadata = (accountId: string, commitIndex: number, commitSize: number, schemaVersion = 1): EventMetadata => ({
-  accountId,
-  requestId: newId(),
-  apiVersion: 'v2',
-  tokenId: null,
-  commitIndex,
-  commitSize,
-  schemaVersion,
-});
+const metadata = (accountId: string, commitIndex: number, commitSize: number, schemaVersion = 1): EventMetadata =>
+  eventMetadata({ accountId, requestId: newId(), commitIndex, commitSize, schemaVersion });
 
 /** What a POST /api/v2/filters with one keyword appends: a commit of two events. */
 const createCommit = (accountId: string, filterId: string, title: string) => [
@@ -72,8 +68,18 @@ async function writeBacklog(dir: string, owners: readonly Owner[]): Promise<bigi
   }
 }
 
+/** The position of the log's last event, read from the file as an auditor would. */
+function logEndOf(dir: string): bigint {
+  const db = new Database(join(dir, 'events.sqlite'), { readonly: true });
+  try {
+    return db.prepare('SELECT max(position) FROM events').safeIntegers().pluck().get() as bigint;
+  } finally {
+    db.close();
+  }
+}
+
 describe('A separate projector that lags and is killed never leaves part of a request in the read models', function () {
-  this.timeout(240_000);
+  this.timeout(420_000);
   const processes: NodeProcess[] = [];
 
   after(async () => {
@@ -130,6 +136,10 @@ describe('A separate projector that lags and is killed never leaves part of a re
         answers.filter((a) => a.status !== 200),
         [],
       );
+      // A create answers once the read models pass it, or after its 5 s wait for them anyway (a loaded
+      // machine: seen listing 256 of 5,100): the successor's catching up is waited for on its own.
+      const logEnd = logEndOf(dir);
+      await waitUntil(async () => ((await reads.checkpoint(FILTERS_PROJECTION)) ?? 0n) >= logEnd, `the successor passing the log's end ${logEnd}`, 180_000);
       assert.equal(await consistent('once a successor caught up'), BACKLOG_FILTERS + CONCURRENT_CREATES);
     } finally {
       await reads.close();

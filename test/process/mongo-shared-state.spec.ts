@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { openAccountStore } from '../../src/accounts/open-account-store.ts';
+import { openAccountStore } from '../../src/stores.ts';
 import { filtersApi, newFilter } from '../support/filters-api.ts';
 import { mongoStandIn, standInMissing } from '../support/mongo-stand-in.ts';
 import { NodeProcess } from '../support/node-process.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { openAccountStore } from '../../src/accounts/open-account-store.ts';
+import { openAccountStore } from '../../src/stores.ts';
 import { readWholeLog } from '../../src/events/event-history.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { filtersAsOf } from '../../src/projections/admin/filters-as-of.ts';

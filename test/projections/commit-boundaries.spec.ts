@@ -13,21 +13,14 @@ import { faultyReadStore, type BatchHook } from '../support/faulty-read-store.ts
 import { InProcessBus } from '../support/in-process-bus.ts';
 import { memoryLogger } from '../support/memory-logger.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const now = '2026-11-26T06:00:00.000Z';
 const QUICK: RunnerPolicy = { ...DEFAULT_POLICY, attemptsBeforeParking: 3, retryDelayMs: () => 1 };
 
 function commit(accountId: string, events: FilterEvent[]) {
   return events.map((e, i) => {
-    const metadata: EventMetadata = {
-      accountId,
-      requestId: newId(),
-      apiVersion: 'v2',
-      tokenId: null,
-      commitIndex: i,
-      commitSize: events.length,
-      schemaVersion: FILTER_EVENT_VERSIONS[e.type],
-    };
+    const metadata = eventMetadata({ accountId, requestId: newId(), commitIndex: i, commitSize: events.length, schemaVersion: FILTER_EVENT_VERSIONS[e.type] });
     return { type: e.type, data: e.data, metadata };
   });
 }

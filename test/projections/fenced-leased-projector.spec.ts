@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
@@ -13,6 +12,7 @@ import { mongoStandIn, standInMissing } from '../support/mongo-stand-in.ts';
 import { pauseNextBulkWrite } from '../support/paused-bulk-write.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 import { waitUntil } from '../support/wait-until.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 /** Short, so the store's clock expires a lease nobody renews during the test; waits end on the store's answer. */
 const LEASE_MS = 600;
@@ -20,7 +20,7 @@ const SKEW_MS = 30_000;
 
 function created(accountId: string) {
   const filterId = newId();
-  const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
+  const metadata = eventMetadata({ accountId });
   const data = { filterId, accountId, title: 't', context: ['home'], action: 'warn', expiresAt: null, createdAt: new Date().toISOString() };
   return { filterId, events: [{ type: 'FilterCreated', data, metadata }] };
 }

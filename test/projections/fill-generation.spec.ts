@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
+import type { FilterEvent } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILL_POLICY, fillGeneration } from '../../src/projections/runtime/fill-generation.ts';
@@ -9,6 +9,7 @@ import type { ReadStore } from '../../src/projections/stores/read-store.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
 
@@ -37,15 +38,7 @@ async function writeHistory(events: SqliteEventStore, filters: number): Promise<
   // Written as version 1 of every type, as logs from before keyword deltas are: KeywordsUpdated carries the
   // whole list, which both the rebuild and the live projector read through its upcaster.
   const append = async (filter: (typeof live)[number], batch: { type: FilterEvent['type']; data: object }[], expected: bigint | 'no_stream') => {
-    const metadata = (commitIndex: number): EventMetadata => ({
-      accountId: filter.accountId,
-      requestId: 'r',
-      apiVersion: 'v2',
-      tokenId: null,
-      commitIndex,
-      commitSize: batch.length,
-      schemaVersion: 1,
-    });
+    const metadata = (commitIndex: number) => eventMetadata({ accountId: filter.accountId, commitIndex, commitSize: batch.length });
     const stored = batch.map((e, i) => ({ type: e.type, data: e.data, metadata: metadata(i) }));
     const result = await events.appendToStream(filterStream(filter.filterId), stored, expected);
     filter.revision = result.nextRevision;

@@ -1,26 +1,19 @@
 import { FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
 import assert from 'node:assert/strict';
-import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
+import type { FilterEvent } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILTERS_PROJECTION, FilterProjector } from '../../src/projections/runtime/filter-projector.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
 
 function commit(accountId: string, events: FilterEvent[]) {
   return events.map((e, i) => {
-    const metadata: EventMetadata = {
-      accountId,
-      requestId: 'r',
-      apiVersion: 'v2',
-      tokenId: null,
-      commitIndex: i,
-      commitSize: events.length,
-      schemaVersion: FILTER_EVENT_VERSIONS[e.type],
-    };
+    const metadata = eventMetadata({ accountId, commitIndex: i, commitSize: events.length, schemaVersion: FILTER_EVENT_VERSIONS[e.type] });
     return { type: e.type, data: e.data, metadata };
   });
 }

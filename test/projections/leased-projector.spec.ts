@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import type { EventMetadata } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILTERS_PROJECTION } from '../../src/projections/runtime/filter-projector.ts';
@@ -14,6 +13,7 @@ import { newOwner, retireOwner } from '../../src/shared/process-identity.ts';
 import { gate } from '../support/faulty-read-store.ts';
 import { InProcessBus } from '../support/in-process-bus.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 /** Long enough never to expire during a test: renewals and takeovers are driven by `renew()`, not by time. */
 const LEASE_MS = 10 * 60_000;
@@ -22,7 +22,7 @@ const FOREVER_MS = 3_600_000;
 
 function created(accountId: string, title = 't') {
   const filterId = newId();
-  const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
+  const metadata = eventMetadata({ accountId });
   const data = { filterId, accountId, title, context: ['home'], action: 'warn', expiresAt: null, createdAt: new Date().toISOString() };
   return { filterId, events: [{ type: 'FilterCreated', data, metadata }] };
 }

@@ -1,6 +1,6 @@
 import { FILTER_EVENT_VERSIONS } from '../../src/events/filter-event-versions.ts';
 import assert from 'node:assert/strict';
-import type { EventMetadata, FilterEvent } from '../../src/events/filter-events.ts';
+import type { FilterEvent } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { Announcer } from '../../src/projections/announcer/announcer.ts';
@@ -13,6 +13,7 @@ import { faultyReadStore, gate, type BatchHook } from '../support/faulty-read-st
 import { InProcessBus } from '../support/in-process-bus.ts';
 import { memoryLogger } from '../support/memory-logger.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
 /** Retries at once: what is tested is what happens, not how long it waits. */
@@ -20,15 +21,7 @@ const QUICK: RunnerPolicy = { ...DEFAULT_POLICY, attemptsBeforeParking: 3, retry
 
 function commit(accountId: string, events: FilterEvent[]) {
   return events.map((e, i) => {
-    const metadata: EventMetadata = {
-      accountId,
-      requestId: 'r',
-      apiVersion: 'v2',
-      tokenId: null,
-      commitIndex: i,
-      commitSize: events.length,
-      schemaVersion: FILTER_EVENT_VERSIONS[e.type],
-    };
+    const metadata = eventMetadata({ accountId, commitIndex: i, commitSize: events.length, schemaVersion: FILTER_EVENT_VERSIONS[e.type] });
     return { type: e.type, data: e.data, metadata };
   });
 }

@@ -13,6 +13,7 @@ import type { ManagedReadStore } from '../../src/projections/stores/managed-read
 import { MongoReadStore } from '../../src/projections/stores/mongo-read-store.ts';
 import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.ts';
 import { eachStoreLocation, type StoreLocation } from '../support/store-locations.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const openReads = (at: StoreLocation): Promise<ManagedReadStore> =>
   at.mongodbUrl ? MongoReadStore.connect(at.mongodbUrl, at.mongoDatabase) : Promise.resolve(SqliteReadStore.inDataDir(at.dataDir));
@@ -146,7 +147,7 @@ eachStoreLocation((name, fixture) => {
                 expiresAt: null,
                 updatedAt: new Date().toISOString(),
               };
-              const metadata = { accountId: log.accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
+              const metadata = eventMetadata({ accountId: log.accountId });
               const { position } = await events.appendToStream(filterStream(filter!.id), [{ type: 'FilterUpdated', data, metadata }], stream.at(-1)!.revision);
               await fillGeneration(events, target, position);
             }

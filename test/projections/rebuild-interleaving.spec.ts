@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import type { EventMetadata } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { FILL_POLICY, fillGeneration } from '../../src/projections/runtime/fill-generation.ts';
@@ -11,6 +10,7 @@ import { SqliteReadStore } from '../../src/projections/stores/sqlite-read-store.
 import { newId } from '../../src/shared/ids.ts';
 import { faultyReadStore } from '../support/faulty-read-store.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
+import { eventMetadata } from '../support/event-metadata.ts';
 
 const now = '2026-11-26T06:30:00.000Z';
 
@@ -24,15 +24,7 @@ async function appendFilters(events: SqliteEventStore, accountId: string, count:
     const appended = await Promise.all(
       Array.from({ length: Math.min(500, count - start) }, () => {
         const filterId = newId();
-        const metadata = (commitIndex: number): EventMetadata => ({
-          accountId,
-          requestId: newId(),
-          apiVersion: 'v2',
-          tokenId: null,
-          commitIndex,
-          commitSize: 2,
-          schemaVersion: 1,
-        });
+        const metadata = (commitIndex: number) => eventMetadata({ accountId, requestId: newId(), commitIndex, commitSize: 2 });
         return events.appendToStream(
           filterStream(filterId),
           [

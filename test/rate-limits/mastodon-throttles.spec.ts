@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { registerApp } from '../support/oauth-flow.ts';
+import { pinnedClock } from '../support/pinned-clock.ts';
 import { TestServer, type ApiResponse } from '../support/test-server.ts';
 
 const limits = (fields: Record<string, string>) => ({ RATE_LIMITS: 'on', ...fields });
@@ -7,16 +8,19 @@ const shown = (a: ApiResponse) => [a.status, a.headers.get('x-ratelimit-limit'),
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
 /** The window's end rack-attack names: now + (period - now % period), ISO 8601 with microseconds. */
-function assertResetAtWindowEnd(answer: ApiResponse, periodSeconds: number): void {
+function assertResetAtWindowEnd(answer: ApiResponse, periodSeconds: number, now: number): void {
   const reset = answer.headers.get('x-ratelimit-reset')!;
   assert.match(reset, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   const ms = Date.parse(reset);
-  assert.ok(ms > Date.now() - 1000 && ms <= Date.now() + periodSeconds * 1000 && ms % (periodSeconds * 1000) === 0, reset);
+  assert.ok(ms > now - 1000 && ms <= now + periodSeconds * 1000 && ms % (periodSeconds * 1000) === 0, reset);
 }
 
 describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers (api/rate_limit_headers.rb)", function () {
-  // Counts live in fixed windows: a test that straddles a window's end sees the count start again.
-  this.retries(1);
+  // Counts live in fixed windows: the service's clock is pinned, so no test straddles a window's end.
+  let clock = pinnedClock();
+  beforeEach(() => {
+    clock = pinnedClock();
+  });
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();
@@ -24,7 +28,7 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
   });
 
   it("rack_attack_spec 'throttle excessive oauth application registration requests by IP address': 5 in 10 minutes, the headers show 5 then 4 (the most limited throttle), then throttled_responder's 429", async () => {
-    server = await TestServer.start(limits({}));
+    server = await TestServer.start(limits({}), undefined, undefined, clock);
     const answers = [];
     for (let i = 0; i < 6; i += 1)
       answers.push(
@@ -43,11 +47,11 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
     assert.deepEqual(refused.body, { error: 'Too many requests' });
     // Mastodon's throttled_responder sends no Retry-After (rack-attack's own default leaves it off too).
     assert.equal(refused.headers.get('retry-after'), null);
-    assertResetAtWindowEnd(refused, 600);
+    assertResetAtWindowEnd(refused, 600, clock());
   });
 
   it('throttle_per_token_api (300 per 5 minutes for every token): a user token is refused at request 301, another token of the same user still passes', async () => {
-    server = await TestServer.start(limits({}));
+    server = await TestServer.start(limits({}), undefined, undefined, clock);
     const account = await server.account();
     const answers = [];
     for (let i = 0; i < 301; i += 1) answers.push(await server.request('GET', '/api/v2/filters', { token: account.token }));
@@ -58,13 +62,13 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
       [],
     );
     assert.deepEqual(shown(answers[300]!), [429, '300', '0']);
-    assertResetAtWindowEnd(answers[300]!, 300);
+    assertResetAtWindowEnd(answers[300]!, 300, clock());
     const other = await server.token(account, ['read:filters']);
     assert.deepEqual(shown(await server.request('GET', '/api/v2/filters', { token: other })), [200, '300', '299']);
   });
 
   it('throttle_authenticated_api counts a user across all of its tokens (req.authenticated_user_id)', async () => {
-    server = await TestServer.start(limits({ RATE_LIMIT_AUTHENTICATED_API: '3' }));
+    server = await TestServer.start(limits({ RATE_LIMIT_AUTHENTICATED_API: '3' }), undefined, undefined, clock);
     const account = await server.account();
     const other = await server.token(account, ['read:filters']);
     const get = (token: string) => server!.request('GET', '/api/v2/filters', { token });
@@ -81,7 +85,7 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
   });
 
   it('throttle_unauthenticated_api counts an app-only token by address, as unauthenticated? is !authenticated_user_id', async () => {
-    server = await TestServer.start(limits({ RATE_LIMIT_UNAUTHENTICATED_API: '3', TRUST_PROXY: '1' }));
+    server = await TestServer.start(limits({ RATE_LIMIT_UNAUTHENTICATED_API: '3', TRUST_PROXY: '1' }), undefined, undefined, clock);
     const app = await registerApp(server, 'read');
     const issued = await server.request('POST', '/oauth/token', {
       form: new URLSearchParams({ grant_type: 'client_credentials', client_id: app.client_id, client_secret: app.client_secret }).toString(),
@@ -105,7 +109,7 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
   });
 
   it('throttle_authenticated_paging and throttle_unauthenticated_paging: page, min_id, max_id or since_id given, 15-minute windows', async () => {
-    server = await TestServer.start(limits({ RATE_LIMIT_PAGING: '2', TRUST_PROXY: '1' }));
+    server = await TestServer.start(limits({ RATE_LIMIT_PAGING: '2', TRUST_PROXY: '1' }), undefined, undefined, clock);
     const { token } = await server.account();
     const get = (query: string, ip = '192.0.2.1', withToken = true) =>
       server!.request('GET', `/api/v2/filters${query}`, { headers: from(ip), ...(withToken ? { token } : {}) });
@@ -116,14 +120,14 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
     assert.equal((await get('?since_id=%20')).status, 200);
     const refused = await get('?since_id=1');
     assert.deepEqual(shown(refused), [429, '2', '0']);
-    assertResetAtWindowEnd(refused, 900);
+    assertResetAtWindowEnd(refused, 900, clock());
     // Without a user, by address: another address, its own budget.
     assert.deepEqual([(await get('?page=1', '192.0.2.2', false)).status, (await get('?page[]=1', '192.0.2.2', false)).status], [401, 401]);
     assert.equal((await get('?min_id=1', '192.0.2.2', false)).status, 429);
   });
 
   it("throttle_password_change/account: as `req.put? || (req.patch? && req.path_matches?('/auth'))`, every PUT of a signed-in user counts, 10 minutes", async () => {
-    server = await TestServer.start(limits({ RATE_LIMIT_PASSWORD_CHANGE: '2' }));
+    server = await TestServer.start(limits({ RATE_LIMIT_PASSWORD_CHANGE: '2' }), undefined, undefined, clock);
     const { token } = await server.account();
     const created = await server.request('POST', '/api/v2/filters', { token, json: { title: 'a', context: ['home'] } });
     assert.equal(created.status, 200);
@@ -137,7 +141,7 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
     );
     const refused = await put();
     assert.deepEqual(shown(refused), [429, '2', '0']);
-    assertResetAtWindowEnd(refused, 600);
+    assertResetAtWindowEnd(refused, 600, clock());
     // A PATCH of the same filter is not a PUT; another user has its own count.
     assert.equal((await server.request('PATCH', `/api/v2/filters/${created.body.id}`, { token, json: { title: 'c' } })).status, 200);
     const other = await server.account();
@@ -145,7 +149,7 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
   });
 
   it('stops at the first throttle exceeded, as rack-attack (Configuration#throttled? is throttles.any?): the later ones do not count that request', async () => {
-    server = await TestServer.start(limits({ RATE_LIMIT_AUTHENTICATED_API: '1' }));
+    server = await TestServer.start(limits({ RATE_LIMIT_AUTHENTICATED_API: '1' }), undefined, undefined, clock);
     const { token } = await server.account();
     const register = (withToken: boolean) =>
       server!.request('POST', '/api/v1/apps', { json: { client_name: 'x', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob' }, ...(withToken ? { token } : {}) });
@@ -157,7 +161,7 @@ describe("Mastodon's throttles (config/initializers/rack_attack.rb) and headers 
   });
 
   it('throttleable_remote_ip: an IPv6 client counts by its /64, an IPv4 one (also IPv4-mapped) by its address', async () => {
-    server = await TestServer.start(limits({ RATE_LIMIT_UNAUTHENTICATED_API: '2', TRUST_PROXY: '1' }));
+    server = await TestServer.start(limits({ RATE_LIMIT_UNAUTHENTICATED_API: '2', TRUST_PROXY: '1' }), undefined, undefined, clock);
     const get = (ip: string) => server!.request('GET', '/api/v2/filters', { headers: from(ip) });
     assert.deepEqual(
       [(await get('2001:db8:1:2::1')).status, (await get('2001:DB8:1:2:ffff:eeee:dddd:9')).status, (await get('2001:db8:1:2::77')).status],

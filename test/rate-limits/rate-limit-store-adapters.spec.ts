@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { BatchedCounter } from '../../src/rate-limits/batched-counter.ts';
-import { openRateLimitStore } from '../../src/rate-limits/open-rate-limit-store.ts';
+import { openRateLimitStore } from '../../src/stores.ts';
 import type { RateLimitStore } from '../../src/rate-limits/rate-limit-store.ts';
 import { eachStoreLocation, type LocationFixture } from '../support/store-locations.ts';
 import { scratchDir } from '../support/scratch-dir.ts';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { pinnedClock } from '../support/pinned-clock.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 import { TestServer, type ApiResponse } from '../support/test-server.ts';
 
@@ -8,12 +9,14 @@ const limits = (fields: Record<string, string>) => ({ RATE_LIMITS: 'on', ...fiel
 const remaining = (answer: ApiResponse) => answer.headers.get('x-ratelimit-remaining');
 
 describe("rate limits as Mastodon's rack-attack", function () {
-  // Counts live in fixed 5-minute windows: a test that straddles a window's end sees the count start
-  // again; its retry runs in a fresh window.
-  this.retries(1);
+  // Counts live in fixed 5-minute windows: the services' clock is pinned, so no test straddles a window's end.
+  let clock = pinnedClock();
+  beforeEach(() => {
+    clock = pinnedClock();
+  });
   const servers: TestServer[] = [];
   const start = async (env: Record<string, string>) => {
-    const server = await TestServer.start(env);
+    const server = await TestServer.start(env, undefined, undefined, clock);
     servers.push(server);
     return server;
   };
@@ -40,7 +43,7 @@ describe("rate limits as Mastodon's rack-attack", function () {
     const reset = refused.headers.get('x-ratelimit-reset')!;
     assert.match(reset, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     const resetMs = Date.parse(reset);
-    assert.ok(resetMs > Date.now() && resetMs <= Date.now() + 300_000 && (resetMs / 1000) % 300 === 0);
+    assert.ok(resetMs > clock() && resetMs <= clock() + 300_000 && (resetMs / 1000) % 300 === 0);
     assert.equal(reset, answers[0]!.headers.get('x-ratelimit-reset'));
     // Another account has its own budget.
     const other = await server.account();
@@ -106,6 +109,28 @@ describe("rate limits as Mastodon's rack-attack", function () {
     const attempt = () => server.request('POST', '/oauth/token', { form: 'grant_type=client_credentials&client_id=a&client_secret=b' });
     assert.deepEqual([(await attempt()).status, (await attempt()).status, (await attempt()).status], [401, 401, 429]);
     assert.equal((await server.request('GET', '/.well-known/oauth-authorization-server')).status, 200);
+  });
+
+  it("gives the budget back on the window's first millisecond, not before", async () => {
+    // The last millisecond of a 5-minute window (the pinned clock stands 1 s into one).
+    let nowMs = clock() - 1000 + 300_000 - 1;
+    const server = await TestServer.start(limits({ RATE_LIMIT_AUTHENTICATED_API: '2' }), undefined, undefined, () => nowMs);
+    servers.push(server);
+    const { token } = await server.account();
+    const list = () => server.request('GET', '/api/v2/filters', { token });
+    const [first, second, third] = [await list(), await list(), await list()];
+    assert.deepEqual(
+      [first, second, third].map((a) => [a.status, remaining(a)]),
+      [
+        [200, '1'],
+        [200, '0'],
+        [429, '0'],
+      ],
+    );
+    nowMs += 1;
+    const next = await list();
+    assert.deepEqual([next.status, remaining(next)], [200, '1']);
+    assert.equal(Date.parse(next.headers.get('x-ratelimit-reset')!), Date.parse(first.headers.get('x-ratelimit-reset')!) + 300_000);
   });
 
   it('is off with RATE_LIMITS=off: no headers, no 429', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { canonicalPath } from '../../src/http/route-of.ts';
+import { pinnedClock } from '../support/pinned-clock.ts';
 import { TestServer, type ApiResponse } from '../support/test-server.ts';
 
 const limits = (fields: Record<string, string>) => ({ RATE_LIMITS: 'on', ...fields });
@@ -30,8 +31,11 @@ function spellings(path: string): string[] {
 }
 
 describe('every spelling of a limited route counts once, as the route the router runs', function () {
-  // Counts live in fixed windows: a test that straddles a window's end sees the count start again.
-  this.retries(1);
+  // Counts live in fixed windows: the service's clock is pinned, so no test straddles a window's end.
+  let clock = pinnedClock();
+  beforeEach(() => {
+    clock = pinnedClock();
+  });
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();
@@ -65,14 +69,14 @@ describe('every spelling of a limited route counts once, as the route the router
 
   it('POST /api/v1/apps: throttle_oauth_application_registrations/ip, whose headers it shows', async () => {
     const n = spellings('/api/v1/apps').length;
-    server = await TestServer.start(limits({ RATE_LIMIT_APP_REGISTRATIONS: String(n) }));
+    server = await TestServer.start(limits({ RATE_LIMIT_APP_REGISTRATIONS: String(n) }), undefined, undefined, clock);
     const register = (path: string) => server!.request('POST', path, { json: { client_name: 'x', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob' } });
     await countsOncePerSpelling(register, '/api/v1/apps', true);
   });
 
   it("POST /oauth/authorize and POST /oauth/token: this service's own sign-in throttle, one budget per address", async () => {
     const n = spellings('/oauth/token').length + spellings('/oauth/authorize').length;
-    server = await TestServer.start(limits({ RATE_LIMIT_OAUTH_SIGN_IN: String(n) }));
+    server = await TestServer.start(limits({ RATE_LIMIT_OAUTH_SIGN_IN: String(n) }), undefined, undefined, clock);
     const post = (path: string) => server!.request('POST', path, { form: 'grant_type=client_credentials&client_id=a&client_secret=b' });
     const answers = [];
     for (const path of [...spellings('/oauth/token'), ...spellings('/oauth/authorize')]) answers.push((await post(path)).status);
@@ -85,14 +89,14 @@ describe('every spelling of a limited route counts once, as the route the router
 
   it('GET /api/v2/filters with a user token: throttle_authenticated_api', async () => {
     const n = spellings('/api/v2/filters').length;
-    server = await TestServer.start(limits({ RATE_LIMIT_AUTHENTICATED_API: String(n) }));
+    server = await TestServer.start(limits({ RATE_LIMIT_AUTHENTICATED_API: String(n) }), undefined, undefined, clock);
     const { token } = await server.account();
     await countsOncePerSpelling((path) => server!.request('GET', path, { token }), '/api/v2/filters', true);
   });
 
   it("POST /api/v2/filters/match: this service's own matching throttle", async () => {
     const n = spellings('/api/v2/filters/match').length;
-    server = await TestServer.start(limits({ RATE_LIMIT_FILTER_MATCH: String(n) }));
+    server = await TestServer.start(limits({ RATE_LIMIT_FILTER_MATCH: String(n) }), undefined, undefined, clock);
     const { token } = await server.account();
     const match = (path: string) => server!.request('POST', path, { token, json: { statuses: [{ id: '1', content: 'x' }] } });
     await countsOncePerSpelling(match, '/api/v2/filters/match', true);
@@ -100,14 +104,14 @@ describe('every spelling of a limited route counts once, as the route the router
 
   it('PUT /api/v2/filters/:id: throttle_password_change/account (Mastodon counts every PUT of a signed-in user)', async () => {
     const n = spellings('/api/v2/filters/123').length;
-    server = await TestServer.start(limits({ RATE_LIMIT_PASSWORD_CHANGE: String(n) }));
+    server = await TestServer.start(limits({ RATE_LIMIT_PASSWORD_CHANGE: String(n) }), undefined, undefined, clock);
     const { token } = await server.account();
     await countsOncePerSpelling((path) => server!.request('PUT', path, { token, json: { title: 't' } }), '/api/v2/filters/123', true);
   });
 
   it('paths no route takes still count in the API throttles when they are under /api (api_request?), and only then', async () => {
     const unrouted = ['/api/v9/nothing', '/API/nothing/', '//api/nothing', '/%61pi/nothing', '/apix', '/api%2Fv2/filters'];
-    server = await TestServer.start(limits({ RATE_LIMIT_UNAUTHENTICATED_API: String(unrouted.length) }));
+    server = await TestServer.start(limits({ RATE_LIMIT_UNAUTHENTICATED_API: String(unrouted.length) }), undefined, undefined, clock);
     const answers = [];
     for (const path of unrouted) answers.push(await server.request('GET', path));
     assert.deepEqual(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { asyncRetry, backOffMs, type RetryClock, type RetryState } from '../../src/shared/async-retry.ts';
+import { asyncRetry, backOffMs, retrySync, type RetryClock, type RetryState } from '../../src/shared/async-retry.ts';
 
 /** A clock that moves only by the pauses asked of it, and records them. */
 function steppedClock(): RetryClock & { readonly pauses: number[] } {
@@ -84,5 +84,43 @@ describe('asyncRetry, the one retry loop of src', () => {
     // 0 +100 +200 +400 = 700; 700 + 800 would pass 1000.
     assert.deepEqual(clock.pauses, [100, 200, 400]);
     assert.equal(tries, 4);
+  });
+});
+
+describe('retrySync, for the one call that may not yield (opening a SQLite file)', () => {
+  it('tries again after a refused failure and returns what the call returns', () => {
+    let calls = 0;
+    const states: RetryState[] = [];
+    const value = retrySync(
+      () => {
+        calls += 1;
+        if (calls < 3) throw new Error('busy');
+        return 'open';
+      },
+      { backOff: { firstMs: 1 }, shouldRetryError: (_error, state) => (states.push(state), true) },
+    );
+    assert.equal(value, 'open');
+    assert.deepEqual(
+      states.map((state) => [state.retries, state.pauseMs]),
+      [
+        [0, 1],
+        [1, 2],
+      ],
+    );
+  });
+
+  it('lets the error through once the policy declines', () => {
+    let calls = 0;
+    assert.throws(
+      () =>
+        retrySync(
+          () => {
+            calls += 1;
+            throw new Error(`failure ${calls}`);
+          },
+          { backOff: { firstMs: 1 }, shouldRetryError: (_error, { retries }) => retries < 2 },
+        ),
+      /failure 3/,
+    );
   });
 });

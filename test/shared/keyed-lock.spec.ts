@@ -56,4 +56,21 @@ describe('KeyedLock', () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(turns.size, 0);
   });
+  it('holds a key from acquire until its release, then lets the next task in; a second release does nothing', async () => {
+    const turns = new KeyedLock();
+    const release = await turns.acquire('account-a');
+    const order: string[] = [];
+    const next = turns.run('account-a', async () => void order.push('next'));
+    const other = turns.run('account-b', async () => void order.push('other key'));
+    await other;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(order, ['other key']);
+    release();
+    release();
+    await next;
+    assert.deepEqual(order, ['other key', 'next']);
+    const again = await turns.acquire('account-a');
+    again();
+    assert.equal(turns.size <= 1, true);
+  });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AccountStore } from '../../src/accounts/account-store.ts';
-import { openAccountStore } from '../../src/accounts/open-account-store.ts';
+import { openAccountStore } from '../../src/stores.ts';
 import { MongoReadStore } from '../../src/projections/stores/mongo-read-store.ts';
 import { failCommandOff, failCommandOn, mongoStandIn, standInMissing } from '../support/mongo-stand-in.ts';
 import { scratchDir } from '../support/scratch-dir.ts';

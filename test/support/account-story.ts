@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { hashSecret, splitToken } from '../../src/accounts/token-secret.ts';
-import { approve, CALLBACK, codeOf, registerApp, type RegisteredApp } from './oauth-flow.ts';
+import { approve, CALLBACK, codeOf, exchangeCode, registerApp, type RegisteredApp } from './oauth-flow.ts';
 import { runCli } from './run-cli.ts';
 import type { TestServer } from './test-server.ts';
 import { WebmailClient } from './webmail-client.ts';
@@ -66,15 +66,7 @@ export async function appSignIn(server: TestServer, secrets: Secrets, user: { us
   const code = secrets.secret(
     codeOf(await approve(server, { response_type: 'code', client_id: app.client_id, redirect_uri: CALLBACK, scope: 'read write' }, user)),
   );
-  const answer = await server.request('POST', '/oauth/token', {
-    form: new URLSearchParams({
-      grant_type: 'authorization_code',
-      client_id: app.client_id,
-      client_secret: app.client_secret,
-      redirect_uri: CALLBACK,
-      code,
-    }).toString(),
-  });
+  const answer = await exchangeCode(server, app, code);
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   return { app, token: secrets.token(answer.body.access_token as string) };
 }

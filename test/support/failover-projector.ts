@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from '../../src/events/filter-events.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { checkReadModels } from '../../src/projections/admin/read-model-check.ts';
@@ -14,6 +13,7 @@ import { silentLogger } from '../../src/shared/logger.ts';
 import { InProcessBus } from './in-process-bus.ts';
 import { adminCommand, failCommandOff, stopReplication, type MongoStandIn } from './mongo-stand-in.ts';
 import { scratchDir } from './scratch-dir.ts';
+import { eventMetadata } from './event-metadata.ts';
 
 export const SOCKET_TIMEOUT_MS = 1_000;
 /** Fast retries: a failure wrongly counted as a fault parks its commit within a second. */
@@ -23,7 +23,7 @@ function changes(count: number) {
   return Array.from({ length: count }, () => {
     const accountId = newId();
     const filterId = newId();
-    const metadata: EventMetadata = { accountId, requestId: 'r', apiVersion: 'v2', tokenId: null, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
+    const metadata = eventMetadata({ accountId });
     const data = { filterId, accountId, title: 't', context: ['home'], action: 'warn', expiresAt: null, createdAt: new Date().toISOString() };
     return { accountId, filterId, events: [{ type: 'FilterCreated', data, metadata }] };
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openAccountStore } from '../../src/accounts/open-account-store.ts';
+import { openAccountStore } from '../../src/stores.ts';
 import { readWholeLog } from '../../src/events/event-history.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { checkReadModels } from '../../src/projections/admin/read-model-check.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openAccountStore, type AccountStoreOptions } from '../../src/accounts/open-account-store.ts';
+import { openAccountStore, type StoreLocation } from '../../src/stores.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 
 export interface Login {
@@ -9,7 +9,7 @@ export interface Login {
 }
 
 /** A fresh account with a webmail password in the given store (SQLite in DATA_DIR, or MongoDB), as the CLI makes one. */
-export async function newLogin(where: AccountStoreOptions, prefix = 'user'): Promise<Login> {
+export async function newLogin(where: StoreLocation, prefix = 'user'): Promise<Login> {
   const accounts = await openAccountStore(where);
   try {
     const username = `${prefix}${randomUUID().slice(0, 8)}`;

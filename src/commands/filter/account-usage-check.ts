@@ -23,10 +23,19 @@ const countsTowardsAccount = (command: FilterCommand): boolean =>
  * own append (a ConcurrencyError, when another write got in between, re-runs it on fresh totals). A write
  * that shrinks the account is recorded after its append. So the ledger never counts less than the filter
  * streams hold; it counts more only while a shrink is on its way, or for good when a process dies
- * between its two appends (or the store cannot say whether an append was stored).
+ * between its two appends (or the store cannot say whether an append was stored). With `takesTurns`
+ * (a write that may grow the account), the judgement takes the ledger's turn for the account in this
+ * process from the ledger's read to the reservation's append, sparing it the conflicts (and retries) of
+ * reading the revision another of this process's writes is about to move.
  */
-export function accountUsageCheck(ledger: AccountUsageLedger, write: LedgerWrite, logger: Logger): CrossStreamCheck<FilterCommand, FilterState, FilterEvent> {
+export function accountUsageCheck(
+  ledger: AccountUsageLedger,
+  write: LedgerWrite,
+  logger: Logger,
+  takesTurns = false,
+): CrossStreamCheck<FilterCommand, FilterState, FilterEvent> {
   let judgedAt: LedgerEntry | null = null;
+  let release: (() => void) | null = null;
   const settled = (what: string, filterId: string, run: () => Promise<void>) => async () => {
     try {
       await run();
@@ -38,9 +47,16 @@ export function accountUsageCheck(ledger: AccountUsageLedger, write: LedgerWrite
     }
   };
   return {
+    end() {
+      release?.();
+      release = null;
+    },
     async prepare(command, state) {
       judgedAt = null;
       if (!countsTowardsAccount(command)) return command;
+      // From the ledger's read to its reservation only: the filter's own append, its group commit and
+      // the wait for the read models need not hold up the account's next write.
+      if (takesTurns) release = await ledger.turns.acquire(write.accountId);
       judgedAt = await ledger.read(write);
       if (command.type === 'DeleteFilter') return command;
       const accountUsage = minus(judgedAt.totals, filterUsage(state));

@@ -4,6 +4,7 @@ import { ConcurrencyError, type EventStore, type ExpectedRevision, type Recorded
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
 import { filterIdOfStream } from '../../events/filter-events.ts';
 import { asyncRetry } from '../../shared/async-retry.ts';
+import { isErrorNamed } from '../../shared/error-by-name.ts';
 import { KeyedLock } from '../../shared/keyed-lock.ts';
 import { LOST_RACE_BACK_OFF } from '../handle-command.ts';
 import { StreamStateCache } from '../stream-state-cache.ts';
@@ -35,7 +36,7 @@ const plus = (a: UsageTotals, b: UsageTotals): UsageTotals => ({
   keywordCharacters: a.keywordCharacters + b.keywordCharacters,
 });
 
-export const isConflict = (error: unknown): boolean => error instanceof Error && error.name === ConcurrencyError.name;
+export const isConflict = (error: unknown): boolean => isErrorNamed(error, ConcurrencyError);
 
 /**
  * The per-account usage ledger (account-usage-events.ts) on an event store: read through a cache of the
@@ -45,11 +46,13 @@ export const isConflict = (error: unknown): boolean => error instanceof Error &&
 export class AccountUsageLedger {
   private readonly states = new StreamStateCache<UsageTotals>({ maxWeight: 100_000 });
   /**
-   * Per account, the settles of this process take turns: they never conflict with one another (deletes
-   * racing on one account lost rounds to each other, and a settle that lost 8 gave up, leaving the
-   * account counted high for good), and `owed` is read and cleared by one settle at a time.
+   * Per account, this process's writes to the ledger take turns: a growing write's judgement from its
+   * read to its reservation (account-usage-check.ts), and each settle whole. So they never conflict with
+   * one another, only with other processes' (deletes racing on one account lost rounds to each other,
+   * and a settle that lost 8 gave up, leaving the account counted high for good), and `owed` is read
+   * and cleared by one settle at a time.
    */
-  private readonly settling = new KeyedLock();
+  readonly turns = new KeyedLock();
   /** Per account, the settled changes whose every try lost its race: surely not stored, carried by the next settle. */
   private readonly owed = new Map<string, UsageTotals>();
 
@@ -100,7 +103,7 @@ export class AccountUsageLedger {
    */
   async settle(write: LedgerWrite, filterId: string, change: UsageTotals, reason: 'released' | 'recorded'): Promise<void> {
     const key = write.accountId;
-    await this.settling.run(key, async () => {
+    await this.turns.run(key, async () => {
       const total = plus(this.owed.get(key) ?? { filters: 0, keywordCharacters: 0 }, change);
       try {
         await asyncRetry(

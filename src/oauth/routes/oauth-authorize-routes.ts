@@ -113,7 +113,7 @@ export function oauthAuthorizeRoutes({ oauth, accounts, signInThrottle, accountL
       : device !== null
         ? await signInThrottle.attemptFromDevice(device)
         : await signInThrottle.attempt(username);
-    if (!verdict.allowed) return answerThrottled(ctx, verdict);
+    if (!verdict.allowed) return answerThrottled(ctx, verdict, signInThrottle?.now());
     const account = await signIn(accounts, username, password);
     // Any wrong password, cookie or not, gets the one answer below: the cookie is neither set nor cleared.
     if (account === null) {

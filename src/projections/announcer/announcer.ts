@@ -7,6 +7,8 @@ import type { AnnouncedPositions } from '../stores/announced-positions.ts';
 import type { ReadStore } from '../stores/read-store.ts';
 import { announcementsIn, type CommitCarry } from './announcements-in.ts';
 import { heldBeyond } from './held-announcements.ts';
+import { CatchUpLoop, IDLE, WORKED } from '../runtime/catch-up-loop.ts';
+import { PositionWaiters } from '../runtime/position-waiters.ts';
 
 /** What metrics count; the process wires it to its registry. */
 export interface AnnouncerObserver {
@@ -33,7 +35,6 @@ export interface AnnouncerOptions {
   readonly readableUpTo?: () => Promise<bigint | null>;
 }
 
-const LOG_AGAIN_MS = 30_000;
 export const defaultRetry = (failures: number) => backOffMs({ firstMs: 50, maxMs: 2000 }, Math.max(0, failures - 1));
 
 /**
@@ -52,13 +53,8 @@ export class Announcer {
   /** Confirmed by the transport up to here (the stored checkpoint may trail it by one page). */
   private position: bigint | null = null;
   private stored: bigint | null = null;
-  private running = false;
-  private loopDone: Promise<void> = Promise.resolve();
-  private poked = false;
-  private wake: (() => void) | undefined;
-  private failures = 0;
-  private lastLogged = 0;
-  private waiters: { position: bigint; resolve: () => void }[] = [];
+  private readonly loop: CatchUpLoop;
+  private readonly waiters = new PositionWaiters();
   /** The read models' checkpoint can stop inside a commit (after parking an event of it). */
   private carry: CommitCarry = { parked: false };
   /** Set at start and by every failure: look at what the transport holds before publishing again. */
@@ -78,6 +74,10 @@ export class Announcer {
   ) {
     this.logger = (options.logger ?? silentLogger).child({ component: 'announcer', channel: notifier.channel });
     this.observer = options.observer ?? ignoreAnnouncer;
+    this.loop = new CatchUpLoop(async () => ((await this.step()) ? WORKED : IDLE), {
+      idleRecheckMs: options.idleRecheckMs ?? 1000,
+      retryThrown: { delayMs: options.retryDelayMs ?? defaultRetry, onFailure: (error, failures, log) => this.failed(error, failures, log) },
+    });
   }
 
   get channel(): string {
@@ -95,7 +95,7 @@ export class Announcer {
    * that at once, so a crash before its first publish cannot make it skip what comes next.
    */
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.loop.running) return;
     const announced = await this.reads.announced(this.channel);
     if (announced) {
       this.position = announced.position;
@@ -105,47 +105,23 @@ export class Announcer {
       this.logger.info({ from: this.position?.toString() ?? 'start' }, 'announcer starts on this store');
     }
     this.stored = this.position;
-    this.running = true;
-    this.loopDone = this.loop();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.poke();
-    await this.loopDone;
-    for (const waiter of this.waiters.splice(0)) waiter.resolve();
+    await this.loop.stop();
+    this.waiters.releaseAll(false);
   }
 
   /** The read models moved (or the transport came back): look at the log again. */
   poke(): void {
-    this.poked = true;
-    this.wake?.();
+    this.loop.poke();
   }
 
   /** Resolves once everything up to `position` is announced, or the announcer stopped. */
-  announced(position: bigint): Promise<void> {
-    if (!this.running || (this.position !== null && this.position >= position)) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ position, resolve }));
-  }
-
-  private async loop(): Promise<void> {
-    while (this.running) {
-      this.poked = false;
-      let worked: boolean;
-      try {
-        worked = await this.step();
-        this.failures = 0;
-      } catch (error) {
-        this.unsure = true;
-        this.failed(error);
-        await this.persist().catch(() => {});
-        await this.pause((this.options.retryDelayMs ?? defaultRetry)(this.failures), false);
-        continue;
-      }
-      if (!worked) await this.pause(this.options.idleRecheckMs ?? 1000, true);
-      // Catching up a long log is a run of pages: let requests in between them.
-      else await new Promise((resolve) => setImmediate(resolve));
-    }
+  async announced(position: bigint): Promise<void> {
+    if (!this.loop.running || (this.position !== null && this.position >= position)) return;
+    await this.waiters.wait(position);
   }
 
   /** One page: false when there was nothing to announce up to the read models' checkpoint. */
@@ -160,7 +136,7 @@ export class Announcer {
     if (this.unsure) await this.learnHeld();
     const carry = { ...this.carry };
     for (const announcement of announcementsIn(page, parked, carry)) {
-      if (!this.running || !(this.options.mayAnnounce?.() ?? true)) {
+      if (!this.loop.running || !(this.options.mayAnnounce?.() ?? true)) {
         await this.persist();
         return false;
       }
@@ -215,10 +191,7 @@ export class Announcer {
 
   private moved(position: bigint): void {
     this.position = position;
-    const ready = this.waiters.filter((w) => w.position <= position);
-    if (ready.length === 0) return;
-    this.waiters = this.waiters.filter((w) => w.position > position);
-    for (const waiter of ready) waiter.resolve();
+    this.waiters.settle(position);
   }
 
   /** Stores the checkpoint, never past what the transport confirmed. */
@@ -229,31 +202,15 @@ export class Announcer {
     this.stored = position;
   }
 
-  private failed(error: unknown): void {
-    this.failures += 1;
+  /** A step threw: look at what the transport holds before publishing again, and keep what was confirmed. */
+  private async failed(error: unknown, failures: number, log: boolean): Promise<void> {
+    this.unsure = true;
     this.observer.failed(this.channel);
-    const now = Date.now();
-    if (this.failures === 1 || now - this.lastLogged >= LOG_AGAIN_MS) {
-      this.lastLogged = now;
+    if (log)
       this.logger.warn(
-        { err: error, position: this.position?.toString() ?? null, failures: this.failures },
+        { err: error, position: this.position?.toString() ?? null, failures },
         'announcements wait: the transport or a store did not take them; retrying',
       );
-    }
-  }
-
-  /** Waits for a poke (when `wakeable`) or `ms`; returns at once if poked since the last look. */
-  private async pause(ms: number, wakeable: boolean): Promise<void> {
-    if (!this.running || (wakeable && this.poked)) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        if (wakeable || !this.running) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-    });
-    this.wake = undefined;
+    await this.persist().catch(() => {});
   }
 }

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { translatePostgresError } from '../../mastodon/postgres-errors.ts';
+import type { UnavailableOf } from '../../shared/store-unavailable.ts';
 import { ReadStoreUnavailableError } from '../stores/read-store.ts';
 
 /**
@@ -17,22 +19,12 @@ CREATE TABLE IF NOT EXISTS content_filters.parked_events (
   type text NOT NULL, error text NOT NULL, parked_at timestamptz NOT NULL, PRIMARY KEY (projection, position));
 `;
 
+const WRITTEN = "Mastodon's database cannot be written";
+const readModelsUnavailable: UnavailableOf = (message, cause) => new ReadStoreUnavailableError(message, { cause });
+
 /** Mastodon's timestamps are `timestamp without time zone` holding UTC (as Rails writes them). */
 export const toUtc = (parameter: string): string => `(${parameter}::timestamptz AT TIME ZONE 'UTC')`;
 export const fromUtc = (column: string): string => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * SQLSTATE classes that say the server cannot be used now, not that the data is wrong: 08 connection
- * exception, 53 insufficient resources, 57 operator intervention (a shutdown, "cannot connect now"),
- * 58 system error; and a driver error without a SQLSTATE (refused, reset, terminated, timed out).
- */
-const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58']);
-
-export function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return UNAVAILABLE_CLASSES.has(code.slice(0, 2));
-  return true;
-}
 
 /**
  * Runs `work` in one transaction on a client of the pool. An outage becomes ReadStoreUnavailableError
@@ -44,7 +36,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   try {
     client = await pool.connect();
   } catch (error) {
-    throw unavailable(error);
+    throw translatePostgresError(error, WRITTEN, readModelsUnavailable, 'all');
   }
   let broken = false;
   try {
@@ -54,7 +46,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => (broken = true));
-    throw isUnavailable(error) ? unavailable(error) : error;
+    throw translatePostgresError(error, WRITTEN, readModelsUnavailable);
   } finally {
     client.release(broken);
   }
@@ -65,9 +57,6 @@ export async function query<Row extends pg.QueryResultRow>(pool: Pick<pg.Pool, '
   try {
     return (await pool.query<Row>(text, values)).rows;
   } catch (error) {
-    throw isUnavailable(error) ? unavailable(error) : error;
+    throw translatePostgresError(error, WRITTEN, readModelsUnavailable);
   }
 }
-
-const unavailable = (error: unknown): ReadStoreUnavailableError =>
-  new ReadStoreUnavailableError(`Mastodon's database cannot be written: ${(error as Error).message}`, { cause: error });

@@ -4,15 +4,12 @@ import { filterIdOfStream } from '../../events/filter-events.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { projectFilter, type FilterView } from '../fold/filter-view.ts';
 import type { ParkedEvent, ProjectionTarget } from '../stores/read-store.ts';
-import { endsCommit } from './commit-boundary.ts';
 import { ViewCache, type ViewCacheBounds } from './view-cache.ts';
 
-/** What one stored batch asks of the caller once it has committed. */
+/** What one stored batch did. */
 export interface AppliedBatch {
   /** The checkpoint now stored: the position of the batch's last event. */
   readonly position: bigint;
-  /** One account id per commit that ended in this batch and touched a filter, in log order. */
-  readonly announcements: readonly string[];
   readonly events: number;
   /** Views stored (changed filters). */
   readonly views: number;
@@ -48,7 +45,6 @@ export class PendingBatch {
   readonly slots = new Map<string, Slot>();
   /** How many of them the batch changed: what it has to store. */
   changed = 0;
-  readonly announcements: string[] = [];
   events = 0;
   last: bigint | null = null;
 }
@@ -65,9 +61,8 @@ export class UndecodableEventError extends Error {
 /**
  * The one way events reach a read model, for the live projector and for rebuilds alike: folds pages of
  * events into the views they touch (loaded in one call, or kept from earlier pages and batches) and
- * stores the changed views, any parked events and the checkpoint as one batch. A filter changed many
- * times in a batch is stored once. Announcements are only returned, for the caller to send once the
- * batch has committed.
+ * stores the changed views and the checkpoint as one batch. A filter changed many times in a batch is
+ * stored once. It announces nothing: the announcers read the log themselves (announcer/announcer.ts).
  */
 export class BatchProjection {
   private readonly cache: ViewCache;
@@ -86,7 +81,6 @@ export class BatchProjection {
   /** Folds the next page of the log into `pending`; nothing is stored. */
   async fold(pending: PendingBatch, events: readonly RecordedEvent[]): Promise<void> {
     const slots = await this.load(pending, events);
-    const { announcements } = pending;
     for (let i = 0; i < events.length; i += 1) {
       const slot = slots[i] ?? null;
       const recorded = events[i]!;
@@ -109,7 +103,6 @@ export class BatchProjection {
         if (!slot.changed) pending.changed += 1;
         slot.changed = true;
       }
-      if (endsCommit(recorded)) announcements.push(after.accountId);
     }
     pending.events += events.length;
     pending.last = events.at(-1)?.position ?? pending.last;
@@ -122,7 +115,7 @@ export class BatchProjection {
    * at `chunks.resumeFrom` (before the batch), so a crash midway replays the batch, and the fold skips
    * what is already stored.
    */
-  async commit(pending: PendingBatch, parked: readonly ParkedEvent[] = [], chunks?: StoreInChunks): Promise<AppliedBatch> {
+  async commit(pending: PendingBatch, chunks?: StoreInChunks): Promise<AppliedBatch> {
     const position = pending.last;
     if (position === null) throw new RangeError('an empty batch');
     const views: FilterView[] = [];
@@ -143,9 +136,9 @@ export class BatchProjection {
       await chunks!.pause();
     }
     const last = from === 0 ? views : views.slice(from);
-    await this.reads.applyBatch({ projection: this.projection, position, views: last, parked, previous, changedAt });
+    await this.reads.applyBatch({ projection: this.projection, position, views: last, previous, changedAt });
     for (const view of last) this.cache.remember(view);
-    return { position, announcements: pending.announcements, events: pending.events, views: views.length };
+    return { position, events: pending.events, views: views.length };
   }
 
   /** Moves the checkpoint over a stretch of the log that holds none of this projection's events. */

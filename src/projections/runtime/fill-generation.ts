@@ -6,6 +6,7 @@ import type { ReadStore } from '../stores/read-store.ts';
 import { FILTERS_PROJECTION } from './filter-projector.ts';
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import { DEFAULT_POLICY, ProjectionRunner, type RunnerPolicy } from './projection-runner.ts';
+import { CatchUpLoop, FINISHED, WORKED } from './catch-up-loop.ts';
 
 /**
  * How much of the heap a fill may fill with views kept from batch to batch: a quarter of the heap limit,
@@ -71,25 +72,29 @@ export async function fillGeneration(events: EventStore, target: ReadStore, upTo
     policy,
   );
   let applied = 0;
-  let failures = 0;
-  while (runner.position === null || runner.position < upTo) {
-    // A batch may take seconds: progress is told page by page, as events are folded.
-    const result = await runner.step(upTo, (folded, position) => options.onProgress?.({ events: applied + folded, position, upTo }));
-    if (result.kind === 'idle') break;
-    if (result.kind === 'failed') {
-      // A successor holds the lease: retrying cannot help, and the successor fills the generation itself.
-      if (runner.failure?.error.startsWith(`${FencedOffError.name}:`)) throw new FillError(`could not fill the read models: ${runner.failure.error}`);
-      // A bad commit is parked on its last try; failing longer than that is an outage or a systemic fault.
-      failures = result.retryInMs > 0 ? failures + 1 : failures;
-      if (failures > policy.attemptsBeforeParking) throw new FillError(`could not fill the read models: ${runner.failure?.error ?? 'unknown error'}`);
-      await new Promise((resolve) => setTimeout(resolve, result.retryInMs));
-      continue;
-    }
-    failures = 0;
-    applied += result.batch.events;
-    options.onProgress?.({ events: applied, position: result.batch.position, upTo });
-    // The projector process fills while it serves: let requests in between batches.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const loop = new CatchUpLoop(
+    async () => {
+      if (runner.position !== null && runner.position >= upTo) return FINISHED;
+      // A batch may take seconds: progress is told page by page, as events are folded.
+      const result = await runner.step(upTo, (folded, position) => options.onProgress?.({ events: applied + folded, position, upTo }));
+      if (result.kind === 'idle') return FINISHED;
+      if (result.kind === 'failed') {
+        const failure = runner.failure;
+        // A successor holds the lease: retrying cannot help, and the successor fills the generation itself.
+        if (failure?.error.startsWith(`${FencedOffError.name}:`)) throw new FillError(`could not fill the read models: ${failure.error}`);
+        // A bad commit is parked on its last try; failing longer than that is an outage or a systemic fault.
+        if ((failure?.failures ?? 0) > policy.attemptsBeforeParking)
+          throw new FillError(`could not fill the read models: ${failure?.error ?? 'unknown error'}`);
+        return { kind: 'retry', inMs: result.retryInMs };
+      }
+      applied += result.batch.events;
+      options.onProgress?.({ events: applied, position: result.batch.position, upTo });
+      // The projector process fills while it serves: the loop lets requests in between batches.
+      return WORKED;
+    },
+    { idleRecheckMs: 0 },
+  );
+  loop.start();
+  await loop.done;
   return applied;
 }

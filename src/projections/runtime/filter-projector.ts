@@ -5,6 +5,7 @@ import { ignoreProjection, type ProjectionObserver } from './projection-observer
 import { DEFAULT_POLICY, ProjectionRunner, type RunnerPolicy, type StepFailure } from './projection-runner.ts';
 import { FILTERS_PROJECTION } from './projection-name.ts';
 import { ReadYourWrites, type CatchUp } from './read-your-writes.ts';
+import { CatchUpLoop, IDLE, WORKED, type LoopStep } from './catch-up-loop.ts';
 
 export { FILTERS_PROJECTION };
 
@@ -28,19 +29,16 @@ export interface FilterProjectorOptions {
 /**
  * The live projector: reads the global log from its stored checkpoint and stores each batch of events
  * (views, v1 records, checkpoint) in one read-model transaction, then tells the writers waiting for those
- * positions (through `readYourWrites`) and `onStored`. It announces nothing itself: the announcer reads the log from a checkpoint of
- * its own (announcer/announcer.ts), so no crash can lose an announcement. Appends wake it at once; it
- * never polls on a timer while work is waiting.
+ * positions (through `readYourWrites`) and `onStored`. It announces nothing itself: the announcer reads
+ * the log from a checkpoint of its own (announcer/announcer.ts), so no crash can lose an announcement.
+ * Appends wake it at once; it never polls on a timer while work is waiting.
  */
 export class FilterProjector implements CatchUp {
   private runner: ProjectionRunner | null = null;
   /** The checkpoint of the last batch stored (or the one it started from). */
   private passedAt: bigint | null = null;
   private readonly caughtUp: ReadYourWrites;
-  private running = false;
-  private loopDone: Promise<void> = Promise.resolve();
-  private poked = false;
-  private wakeLoop: (() => void) | undefined;
+  private readonly loop: CatchUpLoop;
   private stopListening: (() => void) | undefined;
   private readonly logger: Logger;
   private readonly observer: ProjectionObserver;
@@ -53,6 +51,7 @@ export class FilterProjector implements CatchUp {
     this.logger = options.logger ?? silentLogger;
     this.observer = options.observer ?? ignoreProjection;
     this.caughtUp = options.readYourWrites ?? new ReadYourWrites(reads);
+    this.loop = new CatchUpLoop(() => this.step(), { idleRecheckMs: options.idleRecheckMs ?? IDLE_RECHECK_MS });
   }
 
   get checkpoint(): bigint | null {
@@ -65,22 +64,19 @@ export class FilterProjector implements CatchUp {
   }
 
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.loop.running) return;
     const projection = this.options.projection ?? FILTERS_PROJECTION;
     const position = await this.reads.checkpoint(projection);
     this.passedAt = position;
     this.runner = new ProjectionRunner(this.events, this.reads, projection, position, this.logger, this.observer, this.options.policy ?? DEFAULT_POLICY);
-    this.running = true;
     this.caughtUp.setProjecting(true, position);
-    this.stopListening = this.events.onAppend(() => this.poke());
-    this.loopDone = this.loop(this.runner);
+    this.stopListening = this.events.onAppend(() => this.loop.poke());
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
     this.stopListening?.();
-    this.poke();
-    await this.loopDone;
+    await this.loop.stop();
     // Its waiters now wait on the stored checkpoint, which whoever projects next moves.
     this.caughtUp.setProjecting(false);
   }
@@ -89,57 +85,13 @@ export class FilterProjector implements CatchUp {
     return this.caughtUp.waitFor(position, timeoutMs);
   }
 
-  private poke(): void {
-    this.poked = true;
-    this.wakeLoop?.();
-  }
-
-  /** Waits for a poke, for at most `ms`; returns at once if one came since the last read. */
-  private async pause(ms: number): Promise<void> {
-    if (this.poked || !this.running) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeLoop = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.wakeLoop = undefined;
-  }
-
-  private async loop(runner: ProjectionRunner): Promise<void> {
-    while (this.running) {
-      this.poked = false;
-      const result = await runner.step();
-      if (result.kind === 'idle') {
-        await this.pause(this.options.idleRecheckMs ?? IDLE_RECHECK_MS);
-      } else if (result.kind === 'failed') {
-        // A retry waits out its back-off even when poked: appends do not make a failing store work.
-        if (result.retryInMs > 0) await this.sleep(result.retryInMs);
-      } else {
-        this.passed(result.batch.position);
-        this.options.onStored?.(result.batch.position);
-        // Catching up a long log is a run of batches: let requests in between them.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-  }
-
-  private async sleep(ms: number): Promise<void> {
-    if (!this.running) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeLoop = () => {
-        if (this.running) return;
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.wakeLoop = undefined;
-  }
-
-  private passed(position: bigint): void {
-    this.passedAt = position;
-    this.caughtUp.passed(position);
+  private async step(): Promise<LoopStep> {
+    const result = await this.runner!.step();
+    if (result.kind === 'idle') return IDLE;
+    if (result.kind === 'failed') return { kind: 'retry', inMs: result.retryInMs };
+    this.passedAt = result.batch.position;
+    this.caughtUp.passed(result.batch.position);
+    this.options.onStored?.(result.batch.position);
+    return WORKED;
   }
 }

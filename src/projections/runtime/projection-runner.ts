@@ -8,6 +8,7 @@ import { BatchProjection, PendingBatch, type AppliedBatch, type StoreInChunks } 
 import { ignoreProjection, type ProjectionObserver } from './projection-observer.ts';
 import { endsCommit, readRestOfCommit, throughFirstCommitEnd } from './commit-boundary.ts';
 import { DEFAULT_POLICY, type RunnerPolicy } from './runner-policy.ts';
+import { FailureStreak } from './failure-streak.ts';
 
 export { DEFAULT_POLICY, type RunnerPolicy } from './runner-policy.ts';
 
@@ -29,8 +30,6 @@ export type StepResult =
 const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 /** Its own two stores only: what else fails in a step is a fault of the step. */
 const isUnavailable = (error: unknown) => isStoreUnavailable(error, EVENT_STORE) || isStoreUnavailable(error, READ_MODELS);
-/** How often a failure that keeps happening is logged again. */
-const LOG_AGAIN_MS = 30_000;
 
 /**
  * Moves one projection through the log, a batch of whole commits at a time, from a checkpoint. A batch
@@ -42,12 +41,12 @@ const LOG_AGAIN_MS = 30_000;
 export class ProjectionRunner {
   private readonly batches: BatchProjection;
   private isolateUntil: bigint | null = null;
-  private failures = 0;
+  /** Failures since the last success or parking: the count /health and a fill go by. */
+  private readonly streak = new FailureStreak();
   /** Failures since the last success that were not outages: only these lead to parking. */
   private faults = 0;
   private parkedInARow = 0;
   private failing: StepFailure | null = null;
-  private lastLogged = 0;
 
   constructor(
     private readonly events: EventStore,
@@ -114,7 +113,7 @@ export class ProjectionRunner {
     }
     if (unit.length === 0) return this.skipScanned(scannedTo, upTo);
     try {
-      const batch = await this.batches.commit(pending, [], this.chunks(unit[0]!.position));
+      const batch = await this.batches.commit(pending, this.chunks(unit[0]!.position));
       this.position = batch.position;
       this.succeeded(batch.views);
       return { kind: 'applied', batch, parked: 0 };
@@ -184,21 +183,29 @@ export class ProjectionRunner {
     const position = unit.at(-1)!.position;
     const { streamName: stream, type } = unit[0]!;
     this.logger.error(
-      { err: error, position: unit[0]!.position.toString(), through: position.toString(), events: unit.length, stream, type, attempts: this.failures + 1 },
+      {
+        err: error,
+        position: unit[0]!.position.toString(),
+        through: position.toString(),
+        events: unit.length,
+        stream,
+        type,
+        attempts: this.streak.failures + 1,
+      },
       'projection gave up on a commit and parked it whole; the read models skip all of its events (see `projections parked`)',
     );
     this.observer.eventsParked(parked.length);
     this.position = position;
-    this.failures = 0;
+    this.streak.succeeded();
     this.faults = 0;
     this.failing = null;
     this.parkedInARow += 1;
-    return { kind: 'applied', batch: { position, announcements: [], events: 0, views: 0 }, parked: parked.length };
+    return { kind: 'applied', batch: { position, events: 0, views: 0 }, parked: parked.length };
   }
 
   private succeeded(viewsStored: number): void {
-    if (this.failing) this.logger.info({ position: this.position?.toString() ?? null, failures: this.failures }, 'projection moves again');
-    this.failures = 0;
+    if (this.failing) this.logger.info({ position: this.position?.toString() ?? null, failures: this.streak.failures }, 'projection moves again');
+    this.streak.succeeded();
     this.faults = 0;
     this.failing = null;
     // Only a stored view shows that the store and the code work; skipped events prove nothing.
@@ -206,25 +213,24 @@ export class ProjectionRunner {
   }
 
   private failed(stage: StepFailure['stage'], error: unknown, position: bigint | null): StepResult {
-    this.failures += 1;
+    const log = this.streak.failed();
+    const failures = this.streak.failures;
     // A commit is parked only after it failed on a store that answered; an outage says nothing about it.
     if (!isUnavailable(error)) this.faults += 1;
     this.observer.stepFailed(stage);
-    const now = Date.now();
     this.failing = {
       stage,
       position: position?.toString() ?? null,
       error: describe(error),
-      failures: this.failures,
-      since: this.failing?.since ?? new Date(now).toISOString(),
+      failures,
+      since: this.failing?.since ?? new Date().toISOString(),
     };
-    if (this.failures === 1 || now - this.lastLogged >= LOG_AGAIN_MS) {
-      this.lastLogged = now;
+    if (log) {
       const stuck = this.parkedInARow >= this.policy.parkedInARowLimit ? `; ${this.parkedInARow} commits parked in a row, so no more are parked` : '';
-      const fields = { stage, position: position?.toString() ?? null, failures: this.failures };
-      if (this.failures === 1) this.logger.error({ ...fields, err: error }, `projection step failed; retrying${stuck}`);
+      const fields = { stage, position: position?.toString() ?? null, failures };
+      if (failures === 1) this.logger.error({ ...fields, err: error }, `projection step failed; retrying${stuck}`);
       else this.logger.error({ ...fields, error: describe(error) }, `projection step still failing; retrying${stuck}`);
     }
-    return { kind: 'failed', retryInMs: this.policy.retryDelayMs(this.failures) };
+    return { kind: 'failed', retryInMs: this.policy.retryDelayMs(failures) };
   }
 }

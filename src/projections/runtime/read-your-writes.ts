@@ -1,5 +1,6 @@
 import type { ReadStore } from '../stores/read-store.ts';
 import { FILTERS_PROJECTION } from './projection-name.ts';
+import { PositionWaiters } from './position-waiters.ts';
 
 /** Read-your-writes: resolves true once the read models have passed `position`, false on time-out; never rejects. */
 export interface CatchUp {
@@ -8,11 +9,6 @@ export interface CatchUp {
 
 /** How often the stored checkpoint is read where the store cannot say when it changed (MongoDB), or after a failed read. */
 const POLL_MS = 10;
-
-interface Waiter {
-  readonly position: bigint;
-  readonly resolve: (caughtUp: boolean) => void;
-}
 
 /**
  * The one read-your-writes mechanism of a process. While this process's own projector runs, it tells
@@ -26,7 +22,7 @@ interface Waiter {
  * into a second filter.
  */
 export class ReadYourWrites implements CatchUp {
-  private waiters: Waiter[] = [];
+  private readonly waiters = new PositionWaiters();
   /** The highest checkpoint known to be stored: the read models never go back from it. */
   private passedAt: bigint | null = null;
   private projecting = false;
@@ -59,38 +55,21 @@ export class ReadYourWrites implements CatchUp {
 
   waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
     if (this.passedAt !== null && this.passedAt >= position) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        this.watch();
-        resolve(false);
-      }, timeoutMs);
-      const waiter: Waiter = {
-        position,
-        resolve: (caughtUp) => {
-          clearTimeout(timer);
-          resolve(caughtUp);
-        },
-      };
-      this.waiters.push(waiter);
-      // Listening starts before the first look, so a commit in between is not missed.
-      this.watch();
-      this.read();
-    });
+    const caughtUp = this.waiters.wait(position, timeoutMs, () => this.watch());
+    // Listening starts before the first look, so a commit in between is not missed.
+    this.watch();
+    this.read();
+    return caughtUp;
   }
 
   private settle(position: bigint): void {
     if (this.passedAt === null || position > this.passedAt) this.passedAt = position;
-    const ready = this.waiters.filter((w) => w.position <= position);
-    if (ready.length === 0) return;
-    this.waiters = this.waiters.filter((w) => w.position > position);
-    for (const waiter of ready) waiter.resolve(true);
-    this.watch();
+    if (this.waiters.settle(position) > 0) this.watch();
   }
 
   /** Listens to the store exactly while someone waits on it. */
   private watch(): void {
-    const needed = !this.projecting && this.waiters.length > 0;
+    const needed = !this.projecting && this.waiters.size > 0;
     if (needed && !this.stopWatching) {
       if (this.reads.onChange) {
         this.stopWatching = this.reads.onChange(() => this.read());
@@ -108,7 +87,7 @@ export class ReadYourWrites implements CatchUp {
   }
 
   private read(): void {
-    if (this.projecting || this.waiters.length === 0) return;
+    if (this.projecting || this.waiters.size === 0) return;
     if (this.reading) {
       this.readAgain = true;
       return;

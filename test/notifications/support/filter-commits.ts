@@ -1,7 +1,8 @@
 import type { NewEvent } from '../../../src/events/event-store.ts';
 import { FILTER_EVENT_VERSIONS } from '../../../src/events/filter-event-versions.ts';
-import type { EventMetadata, FilterEvent } from '../../../src/events/filter-events.ts';
+import type { FilterEvent } from '../../../src/events/filter-events.ts';
 import { newId } from '../../../src/shared/ids.ts';
+import { eventMetadata } from '../../support/event-metadata.ts';
 
 /** One request's events as the command side appends them: a filter created with a keyword, as one commit. */
 export function filterCommit(accountId: string, filterId: string): NewEvent[] {
@@ -14,15 +15,7 @@ export function filterCommit(accountId: string, filterId: string): NewEvent[] {
     },
   ];
   return events.map((e, i) => {
-    const metadata: EventMetadata = {
-      accountId,
-      requestId: 'r',
-      apiVersion: 'v2',
-      tokenId: null,
-      commitIndex: i,
-      commitSize: events.length,
-      schemaVersion: FILTER_EVENT_VERSIONS[e.type],
-    };
+    const metadata = eventMetadata({ accountId, commitIndex: i, commitSize: events.length, schemaVersion: FILTER_EVENT_VERSIONS[e.type] });
     return { type: e.type, data: e.data, metadata };
   });
 }
