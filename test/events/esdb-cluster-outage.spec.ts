@@ -58,6 +58,12 @@ describe('EventStoreDB adapter: the write outage of each cluster failure (protoc
         const times: number[] = [];
         let failedAt = 0;
         let stop = false;
+        // An append that fails ends the writer: the waits below then fail at once with its error.
+        let writerFailed: Error | null = null;
+        const written = () => {
+          if (writerFailed !== null) throw writerFailed;
+          return acknowledged.length;
+        };
         const writer = (async () => {
           while (!stop) {
             const id = randomUUID();
@@ -69,14 +75,17 @@ describe('EventStoreDB adapter: the write outage of each cluster failure (protoc
             acknowledged.push(id);
             times.push(Date.now());
           }
-        })();
-        await waitUntil(() => acknowledged.length >= 20, 'twenty appends before the failure');
+        })().catch((error: unknown) => {
+          writerFailed = error instanceof Error ? error : new Error(String(error));
+        });
+        await waitUntil(() => written() >= 20, 'twenty appends before the failure');
         failedAt = Date.now();
         await failure.make(cluster);
         const before = acknowledged.length;
-        await waitUntil(() => acknowledged.length >= before + 20, 'twenty appends after the failure');
+        await waitUntil(() => written() >= before + 20, 'twenty appends after the failure');
         stop = true;
         await writer;
+        written();
         const from = times.findIndex((t) => t >= failedAt);
         const outage = Math.max(...times.slice(from).map((t, i) => t - (times[from + i - 1] ?? failedAt)));
         figures.push(`${failure.name}: ${outage} ms`);
