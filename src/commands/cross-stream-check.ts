@@ -1,8 +1,11 @@
+import type { AppendResult, StreamAppend } from '../events/event-store.ts';
+
 /**
  * A rule that spans streams (the per-account limits span an account's filters), kept with a second
- * stream that every write the rule counts goes through with an expected revision: neither store appends
- * to two streams at once, so the second stream is written first for what the rule must refuse (a
- * reservation, which conflicts when another writer got there first) and after for what can only relieve it.
+ * stream that every write the rule counts goes through with an expected revision. What the rule must
+ * refuse is a reservation on the second stream, which conflicts when another writer got there first: in
+ * the same transaction as the command's events where the store can append to two streams at once (SQLite),
+ * else appended before them (EventStoreDB). What can only relieve the rule is written after them.
  */
 export interface CrossStreamCheck<Command, State, Event> {
   /** The command as the decider should judge it, from the stream's state and what the other stream holds now. */
@@ -18,8 +21,14 @@ export interface CrossStreamCheck<Command, State, Event> {
 
 /** Never throws: the append's own outcome decides the request, and a settlement that fails only logs. */
 export interface Settlement {
-  /** The events were stored. */
-  appended(): Promise<void>;
+  /**
+   * The second stream's write, to be made in one transaction with the command's own events where the
+   * store can (EventStore.appendWith): then the two are stored together or not at all, and prepare's
+   * turn is held until that append is answered.
+   */
+  readonly alongside?: StreamAppend;
+  /** The events were stored (with `alongside`, stored where this says). */
+  appended(alongside?: AppendResult): Promise<void>;
   /** The store answered that it stored none of them (a conflict, an append too large). */
   notAppended(): Promise<void>;
 }

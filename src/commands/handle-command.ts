@@ -152,9 +152,12 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
       await delay(retryDelayMs(attempt));
       continue;
     }
-    // Before the append: the other stream's turn (cross-stream-check.ts) covers only its own write.
-    options.check?.end?.();
+    // Before the append: the other stream's turn (cross-stream-check.ts) covers only its own write, which
+    // is made now unless it goes with this append.
+    const alongside = settlement?.alongside;
+    if (!alongside) options.check?.end?.();
     if (events.length === 0) return { state, events, position: null };
+    if (alongside && !store.appendWith) throw new TypeError('a settlement appends alongside, on a store that cannot');
     const expected: ExpectedRevision = revision ?? 'no_stream';
     let appended: AppendResult;
     const toAppend = events.map((e, i) => ({
@@ -163,8 +166,15 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
       data: e.data,
       metadata: options.metadata(i, events.length, e),
     }));
+    let alongsideAt: AppendResult | null = null;
     try {
-      appended = await store.appendToStream(streamName, toAppend, expected);
+      if (alongside) {
+        const joint = await store.appendWith!(streamName, toAppend, expected, alongside);
+        appended = joint;
+        alongsideAt = joint.alongside;
+      } else {
+        appended = await store.appendToStream(streamName, toAppend, expected);
+      }
     } catch (error) {
       const conflict = isErrorNamed(error, ConcurrencyError);
       // Only these say the append surely wrote nothing; after any other failure it may have been stored.
@@ -173,13 +183,19 @@ async function decideAndAppend<Command, State, Event extends { type: string; dat
       if (attempt >= retries) throw new ConflictError('The filter was changed by another request at the same time; try again');
       await delay(retryDelayMs(attempt));
       continue;
+    } finally {
+      if (alongside) options.check?.end?.();
     }
-    if (settlement && options.eventId && !(await storedByThisRun(store, streamName, expected, toAppend[0]!.metadata))) {
+    // A joint append says itself whether it was another run's replay (then it stored nothing alongside).
+    const replayed = alongside
+      ? alongsideAt === null
+      : settlement && options.eventId && !(await storedByThisRun(store, streamName, expected, toAppend[0]!.metadata));
+    if (settlement && replayed) {
       // Another run stored these events and settled for them: this one's reservation is given back.
       await settlement.notAppended();
       return { state: events.reduce(decider.evolve, state), events: [], position: appended.position };
     }
-    await settlement?.appended();
+    await settlement?.appended(alongsideAt ?? undefined);
     // Not remembered: the cache holds only folds of stored events, which the next command reads anyway.
     return { state: events.reduce(decider.evolve, state), events, position: appended.position };
   }

@@ -37,6 +37,21 @@ export interface AppendResult {
   readonly position: bigint;
 }
 
+/** Events for one stream with the revision they are judged at: the part of a joint append (`appendWith`) on another stream. */
+export interface StreamAppend {
+  readonly streamName: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+}
+
+export interface JointAppendResult extends AppendResult {
+  /**
+   * Where the other stream's events were stored; null when the append was answered as a replay of an
+   * earlier one (its event ids already stored after the expected revision), which stores none of them.
+   */
+  readonly alongside: AppendResult | null;
+}
+
 export interface ReadAllOptions {
   /** Exclusive: events after this position. `null` reads from the start. */
   readonly after: bigint | null;
@@ -59,6 +74,13 @@ export interface ReadStreamOptions {
 
 export interface EventStore {
   appendToStream(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Optional: `events` on `streamName` and `alongside`'s events on another stream in one transaction,
+   * the other stream's first: both stored or neither, each at its expected revision (a conflict on
+   * either is a ConcurrencyError naming that stream). A store that cannot (EventStoreDB appends to one
+   * stream at a time) has no such method, and a rule spanning streams then appends twice.
+   */
+  appendWith?(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision, alongside: StreamAppend): Promise<JointAppendResult>;
   /** The stream's events in revision order; an empty array for a stream that does not exist. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
   /**

@@ -4,7 +4,7 @@ import type { ExpectedRevision } from './event-store.ts';
 import { chainHash, GENESIS, RECORDED_HASH_VERSION, recordedEventHash } from './event-chain.ts';
 import { eventsSchema } from './sqlite-events-schema.ts';
 import { replayedAppend, type StoredEventId } from './sqlite-replayed-append.ts';
-import { describeFailure, type AppendOutcome, type EncodedAppend, type WriterFailure } from './sqlite-writer-protocol.ts';
+import { describeFailure, type AppendOutcome, type EncodedAppend, type StoredAt, type WriterFailure } from './sqlite-writer-protocol.ts';
 
 /**
  * How long the writer waits for another process's write lock (the CLI, another API process) before the
@@ -14,6 +14,7 @@ export const WRITE_BUSY_TIMEOUT_MS = 5000;
 
 class Conflict extends Error {
   constructor(
+    readonly streamName: string,
     readonly expected: ExpectedRevision,
     readonly actual: bigint | 'no_stream',
   ) {
@@ -21,30 +22,35 @@ class Conflict extends Error {
   }
 }
 
-function check(expected: ExpectedRevision, current: bigint | null): void {
+function check(streamName: string, expected: ExpectedRevision, current: bigint | null): void {
   const ok =
     expected === 'any' ||
     (expected === 'no_stream' && current === null) ||
     (expected === 'stream_exists' && current !== null) ||
     (typeof expected === 'bigint' && current === expected);
-  if (!ok) throw new Conflict(expected, current ?? 'no_stream');
+  if (!ok) throw new Conflict(streamName, expected, current ?? 'no_stream');
 }
 
 type Replayed = (append: EncodedAppend) => { nextRevision: bigint; position: bigint } | null;
 
 /**
  * Runs one append of a group; a revision that another writer took in the meantime is a conflict, unless
- * `replayed` finds the append already stored (the same command retried): then it answers as the first did.
+ * `replayed` finds the append already stored (the same command retried): then it answers as the first did,
+ * and its `alongside`, undone with the rest of its savepoint, is answered as not stored. A conflict on the
+ * `alongside`'s stream is that stream's, whatever the append's own holds.
  */
 function attempt(append: () => AppendOutcome, pending: EncodedAppend, replayed: Replayed): AppendOutcome {
   const { expected } = pending;
   try {
     return append();
   } catch (error) {
+    if (error instanceof Conflict && error.streamName !== pending.streamName) {
+      return { ok: false, conflict: { expected: error.expected, actual: error.actual, streamName: error.streamName } };
+    }
     const code = (error as { code?: unknown }).code;
     const conflict = error instanceof Conflict || code === 'SQLITE_CONSTRAINT_UNIQUE';
     const earlier = conflict ? replayed(pending) : null;
-    if (earlier) return { ok: true, ...earlier };
+    if (earlier) return { ok: true, ...earlier, ...(pending.alongside ? { alongside: null } : {}) };
     if (error instanceof Conflict) return { ok: false, conflict: { expected: error.expected, actual: error.actual } };
     // Two writers that passed the check cannot both insert the same revision.
     if (code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, conflict: { expected, actual: 'no_stream' } };
@@ -84,10 +90,10 @@ export class SqliteAppender {
     // every append of a group on a page of its own, written to the log and checkpointed again.
     // This thread is the only writer of the file and holds its write lock: the chains' heads read here
     // cannot move before the rows that extend them commit (event-chain.ts).
-    const appendOne = this.db.transaction(({ streamName, events, expected }: EncodedAppend): AppendOutcome => {
+    const appendOne = this.db.transaction(({ streamName, events, expected }: Omit<EncodedAppend, 'alongside'>): StoredAt => {
       const head = streamHead.get(streamName);
       const current = head === undefined ? null : BigInt(head.revision);
-      check(expected, current);
+      check(streamName, expected, current);
       let revision = current ?? -1n;
       let previous = head?.event_hash ?? GENESIS;
       let chain = logHead.get()?.chain_hash ?? GENESIS;
@@ -103,11 +109,17 @@ export class SqliteAppender {
         insert.run(position, eventId, streamName, revision, event.type, event.data, event.metadata, recordedAt, previous, hashed, chain);
         previous = hashed;
       }
-      return { ok: true, nextRevision: revision, position };
+      return { nextRevision: revision, position };
+    });
+    // The other stream's part first, in the same savepoint: a conflict or failure in either undoes both.
+    const appendJoint = this.db.transaction((append: EncodedAppend): AppendOutcome => {
+      if (!append.alongside) return { ok: true, ...appendOne(append) };
+      const alongside = appendOne(append.alongside);
+      return { ok: true, ...appendOne(append), alongside };
     });
     const byId = sql<[string], StoredEventId>('SELECT stream, revision, position FROM events WHERE event_id = ?');
     const replayed: Replayed = ({ streamName, events, expected }) => replayedAppend((id) => byId.get(id), streamName, events, expected);
-    const group = this.db.transaction((appends: readonly EncodedAppend[]) => appends.map((append) => attempt(() => appendOne(append), append, replayed)));
+    const group = this.db.transaction((appends: readonly EncodedAppend[]) => appends.map((append) => attempt(() => appendJoint(append), append, replayed)));
     this.appendGroup = (appends) => group.immediate(appends);
   }
 

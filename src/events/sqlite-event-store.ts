@@ -17,10 +17,12 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
+  type JointAppendResult,
   type NewEvent,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
 } from './event-store.ts';
 import { storePath } from '../shared/store-files.ts';
 import { ChangeSignal } from '../shared/change-signal.ts';
@@ -48,7 +50,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
   private stopWatching: (() => void) | undefined;
   private dataVersion = 0;
   private readonly writer: SqliteWriter;
-  private readonly appends: GroupCommit<EncodedAppend, AppendResult>;
+  private readonly appends: GroupCommit<EncodedAppend, AppendResult & { readonly alongside?: AppendResult | null }>;
   private committed = 0;
   private closed = false;
   /** Why the last group of appends failed as unavailable; null once one commits again. */
@@ -78,6 +80,16 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
     if (events.length === 0) throw new RangeError('nothing to append');
     if (this.closed) throw new TypeError('The database connection is not open');
     return this.appends.submit({ streamName, events: events.map(encode), expected });
+  }
+
+  /** As appendToStream, with `alongside` in the same savepoint of the same group's transaction. */
+  async appendWith(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision, alongside: StreamAppend): Promise<JointAppendResult> {
+    if (events.length === 0 || alongside.events.length === 0) throw new RangeError('nothing to append');
+    if (alongside.streamName === streamName) throw new RangeError('a joint append is on two streams');
+    if (this.closed) throw new TypeError('The database connection is not open');
+    const other = { streamName: alongside.streamName, events: alongside.events.map(encode), expected: alongside.expected };
+    const result = await this.appends.submit({ streamName, events: events.map(encode), expected, alongside: other });
+    return { ...result, alongside: result.alongside ?? null };
   }
 
   async readStream(streamName: string, { after = -1n }: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
@@ -150,7 +162,7 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
     if (this.db.open) this.db.close();
   }
 
-  private async commitGroup(group: readonly EncodedAppend[]): Promise<readonly Outcome<AppendResult>[]> {
+  private async commitGroup(group: readonly EncodedAppend[]): Promise<readonly Outcome<AppendResult & { readonly alongside?: AppendResult | null }>[]> {
     const reply: WriterReply = await this.writer.request({ kind: 'append', appends: group }).catch((error: unknown) => {
       this.writeFailure = (error as Error).message;
       throw error;
@@ -162,10 +174,16 @@ export class SqliteEventStore implements EventStore, AccountStreams, HistoryText
     }
     this.committed += 1;
     this.writeFailure = null;
-    return reply.outcomes.map((outcome, i): Outcome<AppendResult> => {
-      if (outcome.ok) return { ok: true, value: { nextRevision: outcome.nextRevision, position: outcome.position } };
+    return reply.outcomes.map((outcome, i): Outcome<AppendResult & { readonly alongside?: AppendResult | null }> => {
+      if (outcome.ok) {
+        const at = { nextRevision: outcome.nextRevision, position: outcome.position };
+        return { ok: true, value: outcome.alongside === undefined ? at : { ...at, alongside: outcome.alongside } };
+      }
       const { streamName } = group[i]!;
-      if ('conflict' in outcome) return { ok: false, error: new ConcurrencyError(streamName, outcome.conflict.expected, outcome.conflict.actual) };
+      if ('conflict' in outcome) {
+        const { conflict } = outcome;
+        return { ok: false, error: new ConcurrencyError(conflict.streamName ?? streamName, conflict.expected, conflict.actual) };
+      }
       return { ok: false, error: toError(outcome.failure) };
     });
   }

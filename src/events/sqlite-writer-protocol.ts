@@ -18,6 +18,14 @@ export interface EncodedAppend {
   readonly streamName: string;
   readonly expected: ExpectedRevision;
   readonly events: readonly EncodedEvent[];
+  /** Another stream's events, stored in the same savepoint before these (EventStore.appendWith). */
+  readonly alongside?: Omit<EncodedAppend, 'alongside'>;
+}
+
+/** Where an append's last event was stored. */
+export interface StoredAt {
+  readonly nextRevision: bigint;
+  readonly position: bigint;
 }
 
 export type WriterRequest =
@@ -37,8 +45,10 @@ export interface WriterFailure {
 }
 
 export type AppendOutcome =
-  | { readonly ok: true; readonly nextRevision: bigint; readonly position: bigint }
-  | { readonly ok: false; readonly conflict: { readonly expected: ExpectedRevision; readonly actual: bigint | 'no_stream' } }
+  /** `alongside`: where the append's `alongside` was stored; null when the append was a replay (none of it stored). */
+  | ({ readonly ok: true; readonly alongside?: StoredAt | null } & StoredAt)
+  /** `streamName`: the stream that conflicted, when it is the append's `alongside`. */
+  | { readonly ok: false; readonly conflict: { readonly expected: ExpectedRevision; readonly actual: bigint | 'no_stream'; readonly streamName?: string } }
   | { readonly ok: false; readonly failure: WriterFailure };
 
 export type WriterReply =

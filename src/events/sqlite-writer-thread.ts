@@ -14,18 +14,24 @@ let appender: SqliteAppender | null = null;
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isExpected = (value: unknown): boolean => typeof value === 'bigint' || value === 'no_stream' || value === 'stream_exists' || value === 'any';
 
+/** One stream's part of an append; `alongside` is one level deep, on another stream. */
+function wellFormedPart(append: Partial<EncodedAppend> | null, nested: boolean): boolean {
+  if (!append || !isText(append.streamName) || !isExpected(append.expected) || !Array.isArray(append.events)) return false;
+  if (append.alongside !== undefined) {
+    if (nested || !wellFormedPart(append.alongside, true) || append.alongside.streamName === append.streamName) return false;
+  }
+  return (
+    append.events.length > 0 &&
+    append.events.every(
+      (e: Partial<EncodedEvent> | null) => !!e && (e.id === undefined || isText(e.id)) && isText(e.type) && isText(e.data) && isText(e.metadata),
+    )
+  );
+}
+
 /** Messages come from our own process, but a malformed one must fail its request, not the thread. */
 function wellFormed(appends: unknown): appends is readonly EncodedAppend[] {
   if (!Array.isArray(appends) || appends.length === 0) return false;
-  return appends.every((append: Partial<EncodedAppend> | null) => {
-    if (!append || !isText(append.streamName) || !isExpected(append.expected) || !Array.isArray(append.events)) return false;
-    return (
-      append.events.length > 0 &&
-      append.events.every(
-        (e: Partial<EncodedEvent> | null) => !!e && (e.id === undefined || isText(e.id)) && isText(e.type) && isText(e.data) && isText(e.metadata),
-      )
-    );
-  });
+  return appends.every((append: Partial<EncodedAppend> | null) => wellFormedPart(append, false));
 }
 
 type EncodedEvent = EncodedAppend['events'][number];

@@ -1,5 +1,5 @@
 import { hasAccountStreams, type AccountStreams } from '../events/account-streams.ts';
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent } from '../events/event-store.ts';
+import type { AppendResult, EventStore, ExpectedRevision, JointAppendResult, NewEvent, StreamAppend } from '../events/event-store.ts';
 import { eventsAppended } from './metrics.ts';
 
 /**
@@ -13,6 +13,15 @@ export function countedEventStore(store: EventStore): EventStore & Partial<Accou
       for (const event of events) eventsAppended.inc({ type: event.type });
       return result;
     },
+    ...(store.appendWith
+      ? {
+          async appendWith(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision, alongside: StreamAppend): Promise<JointAppendResult> {
+            const result = await store.appendWith!(streamName, events, expected, alongside);
+            for (const event of result.alongside ? [...alongside.events, ...events] : events) eventsAppended.inc({ type: event.type });
+            return result;
+          },
+        }
+      : {}),
     readStream: (streamName, options) => store.readStream(streamName, options),
     ...(store.readLastEvent ? { readLastEvent: (streamName: string) => store.readLastEvent!(streamName) } : {}),
     readAll: (options) => store.readAll(options),

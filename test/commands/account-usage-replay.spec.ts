@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { AccountUsageLedger } from '../../src/commands/filter/account-usage-ledger.ts';
 import { EsdbEventStore } from '../../src/events/esdb-event-store.ts';
-import type { EventStore, NewEvent } from '../../src/events/event-store.ts';
+import type { EventStore, NewEvent, StreamAppend } from '../../src/events/event-store.ts';
 import { filterStream } from '../../src/events/filter-events.ts';
 import { SqliteEventStore } from '../../src/events/sqlite-event-store.ts';
 import { runFilterCommand, type CommandRun, type FilterCommandDeps } from '../../src/http/run-filter-command.ts';
@@ -26,6 +26,16 @@ function heldAppend(store: EventStore, stream: string) {
   const released = new Promise<void>((resolve) => (release = resolve));
   const held = new Proxy(store, {
     get: (target, key) => {
+      // A store with joint appends (SQLite) makes the filter's append with its reservation: held the same.
+      if (key === 'appendWith' && target.appendWith) {
+        return async (name: string, events: readonly NewEvent[], expected: Parameters<EventStore['appendToStream']>[2], alongside: StreamAppend) => {
+          if (name === stream) {
+            reached();
+            await released;
+          }
+          return target.appendWith!(name, events, expected, alongside);
+        };
+      }
       if (key === 'appendToStream') {
         return async (name: string, events: readonly NewEvent[], expected: Parameters<EventStore['appendToStream']>[2]) => {
           if (name === stream) {

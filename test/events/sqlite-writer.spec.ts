@@ -29,6 +29,32 @@ describe('SQLite event store: the writer thread', function () {
         { kind: 'append', appends: [{ streamName: stream(), expected: 'sometime', events: [encoded(1)] }] },
         { kind: 'append', appends: [{ streamName: stream(), expected: 'any', events: [{ type: 'X', data: { n: 1 }, metadata: '{}' }] }] },
         { kind: 'append', appends: null },
+        // A joint append's other part on its own stream, nested again, or malformed.
+        {
+          kind: 'append',
+          appends: [{ streamName: 's', expected: 'any', events: [encoded(1)], alongside: { streamName: 's', expected: 'any', events: [encoded(2)] } }],
+        },
+        {
+          kind: 'append',
+          appends: [
+            {
+              streamName: stream(),
+              expected: 'any',
+              events: [encoded(1)],
+              alongside: {
+                streamName: stream(),
+                expected: 'any',
+                events: [encoded(2)],
+                alongside: { streamName: stream(), expected: 'any', events: [encoded(3)] },
+              },
+            },
+          ],
+        },
+        {
+          kind: 'append',
+          appends: [{ streamName: stream(), expected: 'any', events: [encoded(1)], alongside: { streamName: stream(), expected: 'any', events: [] } }],
+        },
+        { kind: 'append', appends: [{ streamName: stream(), expected: 'any', events: [encoded(1)], alongside: null }] },
         { kind: 'drop tables' },
       ];
       for (const request of hostile) {

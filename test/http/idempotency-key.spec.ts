@@ -6,17 +6,19 @@ import { EsdbStandIn } from '../support/esdb-stand-in.ts';
 import { TestServer, type TestAccount } from '../support/test-server.ts';
 import { InProcessBus } from '../support/in-process-bus.ts';
 
-/** Wraps the service's event store: while `loseAnswers` is on, an append is stored but answered with a timeout. */
+/** Wraps the service's event store: while `loseAnswers` is on, an append (joint or not) is stored but answered with a timeout. */
 function losingAnswers(inner: EventStore) {
   const control = { loseAnswers: false };
+  const lost = async <T>(append: Promise<T>): Promise<T> => {
+    const result = await append;
+    if (control.loseAnswers) throw new EventStoreUnavailableError('deadline exceeded after the append was written');
+    return result;
+  };
   const store = new Proxy(inner, {
     get(target, property, receiver) {
-      if (property === 'appendToStream') {
-        return async (...args: Parameters<EventStore['appendToStream']>) => {
-          const result = await target.appendToStream(...args);
-          if (control.loseAnswers) throw new EventStoreUnavailableError('deadline exceeded after the append was written');
-          return result;
-        };
+      if (property === 'appendToStream') return (...args: Parameters<EventStore['appendToStream']>) => lost(target.appendToStream(...args));
+      if (property === 'appendWith' && target.appendWith) {
+        return (...args: Parameters<NonNullable<EventStore['appendWith']>>) => lost(target.appendWith!(...args));
       }
       const value = Reflect.get(target, property, receiver) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;

@@ -19,14 +19,15 @@ const countsTowardsAccount = (command: FilterCommand): boolean =>
 /**
  * The per-account limits (filters, keyword characters) judged where a filter's write is decided, from the
  * account's usage ledger: the decider sees the ledger's totals less this filter's own share, and a write
- * that grows the account reserves its growth on the ledger at the revision it was judged at before its
- * own append (a ConcurrencyError, when another write got in between, re-runs it on fresh totals). A write
- * that shrinks the account is recorded after its append. So the ledger never counts less than the filter
+ * that grows the account reserves its growth on the ledger at the revision it was judged at: in the same
+ * transaction as its own events where the store can (then both are stored or neither), else before them
+ * (a ConcurrencyError, when another write got in between, re-runs it on fresh totals). A write that
+ * shrinks the account is recorded after its append. So the ledger never counts less than the filter
  * streams hold; it counts more only while a shrink is on its way, or for good when a process dies
- * between its two appends (or the store cannot say whether an append was stored). With `takesTurns`
+ * between two appends (or the store cannot say whether an append was stored). With `takesTurns`
  * (a write that may grow the account), the judgement takes the ledger's turn for the account in this
- * process from the ledger's read to the reservation's append, sparing it the conflicts (and retries) of
- * reading the revision another of this process's writes is about to move.
+ * process from the ledger's read to the reservation's append (the joint one, where there is one), sparing
+ * it the conflicts (and retries) of reading the revision another of this process's writes is about to move.
  */
 export function accountUsageCheck(
   ledger: AccountUsageLedger,
@@ -67,6 +68,17 @@ export function accountUsageCheck(
       const filterId = state.phase === 'none' ? (events[0]?.data.filterId ?? '') : state.filterId;
       const change = minus(filterUsage(events.reduce(evolve, state)), filterUsage(state));
       if (change.filters > 0 || change.keywordCharacters > 0) {
+        if (ledger.appendsJointly) {
+          // Stored with the filter's events or not at all: nothing to give back when they are not.
+          const { append, stored } = ledger.reservation(write, judgedAt, filterId, change);
+          return {
+            alongside: append,
+            appended: async (at) => {
+              if (at) stored(at);
+            },
+            notAppended: async () => {},
+          };
+        }
         await ledger.change(write, judgedAt, filterId, change, 'reserved');
         return {
           appended: async () => {},

@@ -1,6 +1,6 @@
 import { usageStream, totalsOf, type AccountUsageEvent, type UsageTotals } from '../../events/account-usage-events.ts';
 import { eventHistory } from '../../events/event-history.ts';
-import { ConcurrencyError, type EventStore, type ExpectedRevision, type RecordedEvent } from '../../events/event-store.ts';
+import { ConcurrencyError, type AppendResult, type EventStore, type RecordedEvent, type StreamAppend } from '../../events/event-store.ts';
 import { readFilterEvent } from '../../events/filter-event-versions.ts';
 import { filterIdOfStream } from '../../events/filter-events.ts';
 import { asyncRetry } from '../../shared/async-retry.ts';
@@ -78,6 +78,26 @@ export class AccountUsageLedger {
 
   /** Appends `change` to the totals of `at`; a ConcurrencyError when the ledger moved since. */
   async change(write: LedgerWrite, at: LedgerEntry, filterId: string, change: UsageTotals, reason: 'reserved' | 'released' | 'recorded'): Promise<LedgerEntry> {
+    const { append, stored } = this.reservation(write, at, filterId, change, reason);
+    return stored(await this.events.appendToStream(append.streamName, append.events, append.expected));
+  }
+
+  /** Whether the ledger's store appends a reservation in one transaction with the filter's events (EventStore.appendWith). */
+  get appendsJointly(): boolean {
+    return typeof this.events.appendWith === 'function';
+  }
+
+  /**
+   * `change` to the totals of `at` as an append for the caller to make (alone, or with a filter's events),
+   * and `stored`, which keeps the totals it made once it is stored.
+   */
+  reservation(
+    write: LedgerWrite,
+    at: LedgerEntry,
+    filterId: string,
+    change: UsageTotals,
+    reason: 'reserved' | 'released' | 'recorded' = 'reserved',
+  ): { readonly append: StreamAppend; readonly stored: (appended: AppendResult) => LedgerEntry } {
     const event: AccountUsageEvent = {
       type: 'AccountUsageChanged',
       data: {
@@ -91,8 +111,17 @@ export class AccountUsageLedger {
         changedAt: new Date().toISOString(),
       },
     };
-    // The first change creates the ledger; another writer's first change meanwhile makes this one conflict.
-    return this.append(write, event, at.revision ?? 'no_stream');
+    const metadata = { accountId: write.accountId, requestId: write.requestId, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
+    const stream = usageStream(write.accountId);
+    return {
+      // The first change creates the ledger; another writer's first change meanwhile makes this one conflict.
+      append: { streamName: stream, events: [{ ...event, metadata }], expected: at.revision ?? 'no_stream' },
+      stored: (appended) => {
+        const entry = { revision: appended.nextRevision, totals: { filters: event.data.filters, keywordCharacters: event.data.keywordCharacters } };
+        this.states.remember(stream, entry.revision, entry.totals);
+        return entry;
+      },
+    };
   }
 
   /**
@@ -133,14 +162,6 @@ export class AccountUsageLedger {
   private async lastEvent(stream: string, after: bigint | undefined): Promise<RecordedEvent | undefined> {
     if (after === undefined && this.events.readLastEvent) return (await this.events.readLastEvent(stream)) ?? undefined;
     return (await this.events.readStream(stream, after === undefined ? {} : { after })).at(-1);
-  }
-
-  private async append(write: LedgerWrite, event: AccountUsageEvent, expected: ExpectedRevision): Promise<LedgerEntry> {
-    const metadata = { accountId: write.accountId, requestId: write.requestId, commitIndex: 0, commitSize: 1, schemaVersion: 1 };
-    const appended = await this.events.appendToStream(usageStream(write.accountId), [{ ...event, metadata }], expected);
-    const entry = { revision: appended.nextRevision, totals: { filters: event.data.filters, keywordCharacters: event.data.keywordCharacters } };
-    this.states.remember(usageStream(write.accountId), entry.revision, entry.totals);
-    return entry;
   }
 
   /** Once per account: its filters folded from their streams (found through the store's account index where it has one). */
