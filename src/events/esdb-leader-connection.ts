@@ -55,7 +55,11 @@ export class EsdbLeaderConnection {
     void old.dispose().catch(() => {});
   }
 
+  /** Set by close(): a call cancelled from then on was cancelled by it, and is not made again. */
+  closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     await this.current.dispose();
   }
 }

@@ -1,4 +1,4 @@
-import { DeadlineExceededError, NotLeaderError, TimeoutError, UnavailableError } from '@eventstore/db-client';
+import { CancelledError, DeadlineExceededError, NotLeaderError, TimeoutError, UnavailableError } from '@eventstore/db-client';
 import { asyncRetry, type BackOff } from '../shared/async-retry.ts';
 import type { EsdbLeaderConnection } from './esdb-leader-connection.ts';
 
@@ -35,6 +35,11 @@ export const LEADER_BACK_OFF: BackOff = { firstMs: 50, maxMs: 500 };
  * Runs `call` (given the time left of `budgetMs`, for its deadline) until it succeeds, its failure is not
  * one that a leader elsewhere may cure (`worthRetrying`) nor one `alsoRetry` accepts, or the next pause would
  * end past the budget; then the last error is thrown. Rediscovers where the failure calls for it.
+ *
+ * A cancelled call is made again, as long as the connection is not closed: the client cancels its calls in flight
+ * when it reconnects by itself (a subscription on the same channel lost its node) and when a concurrent call
+ * moved the connection on (the old client is disposed). Under load a read racing an election otherwise
+ * reached the caller as a 503.
  */
 export function onLeader<T>(
   connection: EsdbLeaderConnection,
@@ -52,7 +57,9 @@ export function onLeader<T>(
     {
       backOff: LEADER_BACK_OFF,
       shouldRetryError: (error, { elapsedMs, pauseMs }) => {
-        const also = alsoRetry(error);
+        // After close() nothing is made again, an append of unknown outcome included: its caller is gone.
+        if (connection.closed) return false;
+        const also = alsoRetry(error) || error instanceof CancelledError;
         if (!also && !worthRetrying(error)) return false;
         if (callsForNewLeader(error)) connection.moveOn(seen);
         return elapsedMs + pauseMs < budgetMs;
