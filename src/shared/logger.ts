@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
 import { redact } from './redact.ts';
 import type { SettingRow } from './setting-table.ts';
+import { TurnBatchedOutput } from './turn-batched-output.ts';
 
 export type { Logger };
 
@@ -15,13 +16,18 @@ export const LOG_LEVEL_SETTING: SettingRow<LogLevel> = {
   read: (settings, name) => settings.oneOf(name, 'info', LOG_LEVELS),
 };
 
+/** Every logger of the process writes through this one, so lines keep their order across loggers. */
+let stdoutLines: TurnBatchedOutput | null = null;
+
 /**
- * Structured JSON logs on stdout, one object per line, written synchronously: lines stay in order and
- * none is lost when the process exits right after one (a fatal line, then exit 1). Every line passes
- * through `redact` on its way out, so no code path (a driver's error quoting a URL) can log a secret.
+ * Structured JSON logs on stdout, one object per line, gathered per turn of the event loop and written
+ * synchronously (turn-batched-output.ts): lines stay in order and none is lost when the process exits
+ * right after one (a fatal line, then exit 1). Every line passes through `redact` on its way out, so no
+ * code path (a driver's error quoting a URL) can log a secret.
  */
 export function createLogger(level: string, base: Record<string, unknown> = processBindings('content-filters')): Logger {
-  return pino({ level, base, hooks: { streamWrite: redact } }, pino.destination({ dest: 1, sync: true }));
+  stdoutLines ??= new TurnBatchedOutput(pino.destination({ dest: 1, sync: true }));
+  return pino({ level, base, hooks: { streamWrite: redact } }, stdoutLines);
 }
 
 /** What every line of a service's log carries: its name, process id and host. */
