@@ -12,10 +12,17 @@ export interface LineSink {
  * writes what is pending synchronously. Only a kill that runs no JavaScript (SIGKILL, a signal without a
  * handler) can lose lines, those of the turn it cuts, as it could cut a synchronous write too.
  */
+/** Past this many characters pending, a turn's lines are written at once: one turn's logging never holds more. */
+const MAX_PENDING_CHARS = 64 * 1024;
+
 export class TurnBatchedOutput {
   private pending: string[] = [];
+  private pendingChars = 0;
   private scheduled = false;
-  private readonly flushNow = (): void => this.flush();
+  private readonly flushNow = (): void => {
+    this.scheduled = false;
+    this.flush();
+  };
 
   constructor(private readonly sink: LineSink) {
     process.on('exit', this.flushNow);
@@ -23,7 +30,9 @@ export class TurnBatchedOutput {
 
   write(line: string): boolean {
     this.pending.push(line);
-    if (!this.scheduled) {
+    this.pendingChars += line.length;
+    if (this.pendingChars >= MAX_PENDING_CHARS) this.flush();
+    else if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.flushNow);
     }
@@ -32,10 +41,10 @@ export class TurnBatchedOutput {
 
   /** Writes every pending line now; pino's logger.flush() calls it too. */
   flush(done?: (error?: Error) => void): void {
-    this.scheduled = false;
     if (this.pending.length > 0) {
       const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
       this.pending = [];
+      this.pendingChars = 0;
       this.sink.write(text);
     }
     done?.();

@@ -43,6 +43,15 @@ describe('TurnBatchedOutput: the log lines of a turn written together, none lost
     assert.deepEqual(writes, ['a\n']);
   });
 
+  it('given a turn that logs past 64 KiB, then what is pending is written at once, so one turn never holds more', () => {
+    const writes: string[] = [];
+    const output = new TurnBatchedOutput({ write: (text) => writes.push(text) });
+    const line = `${'x'.repeat(1023)}\n`;
+    for (let i = 0; i < 200; i += 1) output.write(line);
+    assert.ok(writes.length >= 3, `${writes.length} writes`);
+    assert.ok(Math.max(...writes.map((w) => w.length)) <= 64 * 1024, 'a write held more than 64 KiB');
+  });
+
   it('given a line logged, when the process calls process.exit(1) in the same turn, then the line is on stdout', async () => {
     const result = await logging("a.info('first'); b.fatal('cannot start'); process.exit(1);");
     assert.equal(result.code, 1, result.stderr);
