@@ -4,7 +4,8 @@ import { backOffMs, type BackOff } from '../shared/async-retry.ts';
 import { ChangeSignal } from '../shared/change-signal.ts';
 import { packPosition } from './esdb-position.ts';
 
-const RESUBSCRIBE_BACK_OFF: BackOff = { firstMs: 100, maxMs: 5000 };
+/** At most a second: the projector of another process hears of appends again soon after the leader is back. */
+const RESUBSCRIBE_BACK_OFF: BackOff = { firstMs: 100, maxMs: 1000 };
 
 /**
  * The EventStoreDB adapter's `onAppend`: one hint per new position, from this process's own appends

@@ -29,5 +29,7 @@ export const DEFAULT_POLICY: RunnerPolicy = {
   batchSize: 512,
   attemptsBeforeParking: 5,
   parkedInARowLimit: 10,
-  retryDelayMs: (failures) => backOffMs({ firstMs: 100, maxMs: 5000 }, Math.max(0, failures - 1)),
+  // At most the idle re-check (1 s): once a store is back, the read models follow within a second, well
+  // inside a write's 5 s wait for them; a longer pause made writes right after an outage answer stale.
+  retryDelayMs: (failures) => backOffMs({ firstMs: 100, maxMs: 1000 }, Math.max(0, failures - 1)),
 };
