@@ -18,12 +18,16 @@ export type ProbeFigures = {
   readonly worstLateTickMs: number;
   /** How far the resident set rose above where it stood at the start, sampled on every tick. */
   readonly rssGrowthMb: number;
+  /** The same for the memory of this process's Buffers and ArrayBuffers (garbage not yet collected included). */
+  readonly buffersGrowthMb: number;
 };
 
 /** Runs `work` while watching this process's event loop and memory. */
 export async function probe<T>(work: () => Promise<T>): Promise<{ result: T; figures: ProbeFigures }> {
   const start = process.memoryUsage.rss();
   let peak = start;
+  const buffersAtStart = process.memoryUsage().arrayBuffers;
+  let buffersPeak = buffersAtStart;
   let worstStall = 0;
   let worstLate = 0;
   let last = performance.now();
@@ -36,13 +40,22 @@ export async function probe<T>(work: () => Promise<T>): Promise<{ result: T; fig
     worstStall = Math.max(worstStall, busy);
     worstLate = Math.max(worstLate, now - last - TICK_MS);
     peak = Math.max(peak, process.memoryUsage.rss());
+    buffersPeak = Math.max(buffersPeak, process.memoryUsage().arrayBuffers);
     [last, utilization, cpu] = [now, current, onCpuMs?.() ?? 0];
   };
   const ticker = setInterval(look, TICK_MS);
   try {
     const result = await work();
     look();
-    return { result, figures: { worstStallMs: worstStall, worstLateTickMs: Math.max(0, worstLate), rssGrowthMb: (peak - start) / 2 ** 20 } };
+    return {
+      result,
+      figures: {
+        worstStallMs: worstStall,
+        worstLateTickMs: Math.max(0, worstLate),
+        rssGrowthMb: (peak - start) / 2 ** 20,
+        buffersGrowthMb: (buffersPeak - buffersAtStart) / 2 ** 20,
+      },
+    };
   } finally {
     clearInterval(ticker);
   }

@@ -41,6 +41,51 @@ describe('the message parsers (the bounds of reading one message)', function () 
     assert.deepEqual(outcome, { unreadable: 'parsing took over 1 ms' });
   });
 
+  it('parses a source that arrives in pieces as it would the whole, pieces split anywhere', async () => {
+    const threads = parser();
+    const raw = plain('text in pieces, split inside a word');
+    const outcome = await threads.parse(raw.length, async () =>
+      (async function* () {
+        for (let at = 0; at < raw.length; at += 7) yield raw.subarray(at, at + 7);
+      })(),
+    );
+    assert.ok('parsed' in outcome, JSON.stringify(outcome));
+    assert.equal(outcome.parsed.body.trim(), 'text in pieces, split inside a word');
+  });
+
+  it('reads an endless source no further than the source bound, and parses what it read', async () => {
+    const threads = parser({ sourceBytes: 3 * 2 ** 20 });
+    let read = 0;
+    const line = Buffer.from(`${'x'.repeat(1022)}\r\n`);
+    const outcome = await threads.parse(2 ** 30, async () =>
+      (async function* () {
+        yield plain('');
+        for (;;) {
+          read += 64 * 1024;
+          yield Buffer.concat(Array.from({ length: 64 }, () => line));
+        }
+      })(),
+    );
+    assert.ok('parsed' in outcome, JSON.stringify(outcome));
+    assert.ok(read <= 3 * 2 ** 20 + 64 * 1024, `${read} bytes read`);
+  });
+
+  it('rejects with the error of a source that fails midway, and the next message parses', async () => {
+    const threads = parser({ parsers: 1 });
+    const failing = threads.parse(2 ** 20, async () =>
+      (async function* () {
+        yield Buffer.from('From: a@example.org\r\nSubject: cut short\r\n');
+        throw new Error('the server went away');
+      })(),
+    );
+    await assert.rejects(failing, /the server went away/);
+    // The parser that held the first part of it is not the one that reads the next message.
+    const next = await threads.parse(100, async () => plain('after the failed fetch'));
+    assert.ok('parsed' in next, JSON.stringify(next));
+    assert.equal(next.parsed.subject, 'plain');
+    assert.equal(next.parsed.body.trim(), 'after the failed fetch');
+  });
+
   it('fetches no more sources at once than fit the bytes in flight (a larger one alone)', async () => {
     const threads = parser({ bytesInFlight: 3 * 2 ** 20 });
     let fetching = 0;

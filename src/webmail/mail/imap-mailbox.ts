@@ -23,7 +23,7 @@ import { READING_LIMITS } from './reading-limits.ts';
 import { readerView } from './reader-view.ts';
 
 const ROLES: Record<string, FolderRole> = { '\\Inbox': 'inbox', '\\Sent': 'sent', '\\Drafts': 'drafts', '\\Trash': 'trash', '\\Junk': 'junk' };
-/** The download of an original asks for it in pieces this large: one round trip each. */
+/** A source is fetched (to read it, or to download the original) in pieces this large: one round trip each. */
 const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
 /** IMAP SEARCH keys (RFC 3501 6.4.4) for each search field, as imapflow names them. */
 const SEARCH_KEYS: Record<SearchField, string> = { subject: 'subject', from: 'from', to: 'to', body: 'body' };
@@ -126,9 +126,15 @@ export class ImapMailbox implements Mailbox {
       if (!(await this.open(folder, !markSeen))) return null;
       const found = await this.client.fetchOne(String(uid), { ...HEADER_QUERY, size: true }, { uid: true });
       if (!found || found.uid !== uid) return null;
+      // In chunks, each handed on to the parser as it comes: a 24 MB source fetched whole was one literal,
+      // joined in one piece on the event loop, and held in full until parsed.
       const outcome = await this.parser.parse(found.size ?? READING_LIMITS.sourceBytes, async () => {
-        const fetched = await this.client.fetchOne(String(uid), { uid: true, source: { maxLength: READING_LIMITS.sourceBytes } }, { uid: true });
-        return fetched && fetched.source ? fetched.source : Buffer.alloc(0);
+        const { content } = await this.client.download(String(uid), undefined, {
+          uid: true,
+          chunkSize: DOWNLOAD_CHUNK_BYTES,
+          maxBytes: READING_LIMITS.sourceBytes,
+        });
+        return content ?? Buffer.alloc(0);
       });
       if (markSeen && !found.flags?.has('\\Seen')) await this.client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
       const header = { ...toHeader(folder, found), seen: markSeen || (found.flags?.has('\\Seen') ?? false) };

@@ -4,6 +4,9 @@ import { WeightedTurns } from '../../shared/weighted-turns.ts';
 import type { ParsedMail } from './parsed-message.ts';
 import { READING_LIMITS } from './reading-limits.ts';
 
+/** A message's source: whole, or the pieces the mail server sends, in order (a download stream). */
+export type MessageSource = Uint8Array | AsyncIterable<Uint8Array>;
+
 /** A message's parse: what the reader shows, or why it cannot show it (the message's fault, not the server's). */
 export type ParseOutcome = { readonly parsed: ParsedMail } | { readonly unreadable: string };
 
@@ -19,6 +22,8 @@ const MIN_WEIGHT = 64 * 1024;
 /** A source crosses to its parser in pieces of this size, then this mark (parse-message-process.ts). */
 const PIECE_BYTES = 1024 * 1024;
 const END_OF_SOURCE = 'end';
+/** Pieces sent to a parser and not yet in the pipe, at most. */
+const PIECES_IN_FLIGHT = 4;
 
 /**
  * Parses messages in child processes, so no message stalls the event loop or takes the service down:
@@ -48,14 +53,16 @@ export class MessageParser {
   }
 
   /**
-   * Fetches (`fetch`, once `size` bytes fit the bound) and parses one message. The fetch's own failure
-   * rejects (the server's problem); anything the parse does resolves.
+   * Fetches (`fetch`, once `size` bytes fit the bound) and parses one message. The source may come whole
+   * or as the pieces the mail server sends (a download stream), which go on to the parser as they arrive,
+   * so the service never holds a large source at once. The fetch's own failure, also midway through the
+   * pieces, rejects (the server's problem); anything the parse does resolves.
    */
-  parse(size: number, fetch: () => Promise<Buffer>): Promise<ParseOutcome> {
+  parse(size: number, fetch: () => Promise<MessageSource>): Promise<ParseOutcome> {
     const weight = Math.min(Math.max(size, MIN_WEIGHT), this.limits.sourceBytes);
     return this.bytes.run(weight, async () => {
-      const raw = await fetch();
-      return this.running.run(1, () => this.inProcess(raw));
+      const source = await fetch();
+      return this.running.run(1, () => this.inProcess(source));
     });
   }
 
@@ -64,7 +71,7 @@ export class MessageParser {
     await Promise.all(this.idle.splice(0).map(({ child }) => ended(child)));
   }
 
-  private async inProcess(raw: Buffer): Promise<ParseOutcome> {
+  private async inProcess(source: MessageSource): Promise<ParseOutcome> {
     // A new parser is started in a turn of its own (fork() holds the event loop some 15-25 ms).
     if (this.idle.length === 0) await new Promise((resolve) => setImmediate(resolve));
     const parser = this.idle.pop() ?? this.startParser();
@@ -72,46 +79,54 @@ export class MessageParser {
     holdOpen(child, true);
     // The time limit is the parse's: a process starting on a busy machine is not the message's fault.
     const failed = await startFailure(parser);
-    if (failed !== null) return { unreadable: failed };
-    return new Promise<ParseOutcome>((resolve) => {
+    if (failed !== null) {
+      await abandon(source);
+      return { unreadable: failed };
+    }
+    return new Promise<ParseOutcome>((resolve, reject) => {
       let settled = false;
-      const done = (outcome: ParseOutcome, keep: boolean) => {
-        if (settled) return;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (keep: boolean) => {
         settled = true;
         clearTimeout(timer);
         child.off('message', onMessage).off('error', onError).off('exit', onExit);
         if (keep) {
           holdOpen(child, false);
           this.idle.push(parser);
-        } else {
-          child.kill('SIGKILL');
-          // Its successor starts now, not when the next message waits for it (seconds on a busy machine),
-          // in a turn of its own: fork() holds the event loop some 15-25 ms.
-          setImmediate(() => {
-            if (!this.closed && this.idle.length < this.limits.parsers) this.idle.push(this.startParser());
-          });
+          return;
         }
+        child.kill('SIGKILL');
+        // Its successor starts now, not when the next message waits for it (seconds on a busy machine),
+        // in a turn of its own: fork() holds the event loop some 15-25 ms.
+        setImmediate(() => {
+          if (!this.closed && this.idle.length < this.limits.parsers) this.idle.push(this.startParser());
+        });
+      };
+      const done = (outcome: ParseOutcome, keep: boolean) => {
+        if (settled) return;
+        finish(keep);
         resolve(outcome);
       };
       // A parser is kept (it collects its garbage after a large message, parse-message-process.ts) and
-      // replaced only when it ends or runs out of time.
+      // replaced only when it ends or runs out of time, or holds part of a source the server stopped sending.
       const onMessage = (reply: Reply) => done('parsed' in reply ? { parsed: reply.parsed } : { unreadable: reply.failed }, true);
       const onError = (error: Error) => done({ unreadable: `the parser failed: ${error.message}` }, false);
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => done({ unreadable: endedWhy(code, signal) }, false);
-      // In pieces, one per turn of the event loop: serialising a 24 MB source at once held it for 70 ms.
-      // Each is queued without waiting for the parser to read the one before (a round trip per piece
-      // between two processes is slow on a busy machine); the queue holds no more than the source itself.
-      const sendFrom = (at: number) => {
-        if (settled) return;
-        const piece = at < raw.length ? raw.subarray(at, at + PIECE_BYTES) : END_OF_SOURCE;
-        child.send(piece, (error: Error | null) => {
-          if (error) onError(error);
-        });
-        if (piece !== END_OF_SOURCE) setImmediate(sendFrom, at + PIECE_BYTES);
-      };
-      const timer = setTimeout(() => done({ unreadable: `parsing took over ${this.limits.parseMs} ms` }, false), this.limits.parseMs);
       child.on('message', onMessage).on('error', onError).on('exit', onExit);
-      sendFrom(0);
+      feed(child, source, this.limits.sourceBytes, () => settled, onError).then(
+        () => {
+          if (settled) return;
+          child.send(END_OF_SOURCE, (error: Error | null) => {
+            if (error) onError(error);
+          });
+          timer = setTimeout(() => done({ unreadable: `parsing took over ${this.limits.parseMs} ms` }, false), this.limits.parseMs);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          finish(false);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
     });
   }
 
@@ -138,6 +153,42 @@ function holdOpen(child: ChildProcess, hold: boolean): void {
     if (hold) handle.ref();
     else handle.unref();
   }
+}
+
+/**
+ * Sends the source to the parser, at most `limit` bytes of it, in pieces of at most PIECE_BYTES, one per
+ * turn of the event loop (serialising a 24 MB source at once held it for 70 ms). Up to PIECES_IN_FLIGHT
+ * are queued without waiting for the parser to read the one before (a round trip per piece between two
+ * processes is slow on a busy machine); past that the next waits until one has gone into the pipe, so the
+ * service holds a few pieces of a source, never the whole of it. Stops early once `stopped` (the parser
+ * ended): leaving the loop ends a download stream.
+ */
+async function feed(child: ChildProcess, source: MessageSource, limit: number, stopped: () => boolean, onError: (error: Error) => void): Promise<void> {
+  let sent = 0;
+  let inFlight = 0;
+  let written: (() => void) | undefined;
+  for await (const chunk of source instanceof Uint8Array ? [source] : source) {
+    for (let at = 0; at < chunk.length && sent < limit; at += PIECE_BYTES) {
+      if (inFlight >= PIECES_IN_FLIGHT) await new Promise<void>((resolve) => (written = resolve));
+      if (stopped()) return;
+      const piece = chunk.subarray(at, Math.min(chunk.length, at + PIECE_BYTES, at + limit - sent));
+      sent += piece.length;
+      inFlight += 1;
+      child.send(piece, (error: Error | null) => {
+        inFlight -= 1;
+        written?.();
+        written = undefined;
+        if (error) onError(error);
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (sent >= limit || stopped()) return;
+  }
+}
+
+/** A source no parser will read: a download stream is ended, so the connection is free again. */
+async function abandon(source: MessageSource): Promise<void> {
+  if (!(source instanceof Uint8Array)) await source[Symbol.asyncIterator]().return?.();
 }
 
 /** V8 aborts a process past its heap limit (SIGABRT): the usual reason a parser ends mid-parse. */
