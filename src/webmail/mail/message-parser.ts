@@ -86,8 +86,11 @@ export class MessageParser {
     return new Promise<ParseOutcome>((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
+      // Ends the feed's wait for the pipe as well: a parser that ended may never say its pieces went.
+      const stop = new AbortController();
       const finish = (keep: boolean) => {
         settled = true;
+        stop.abort();
         clearTimeout(timer);
         child.off('message', onMessage).off('error', onError).off('exit', onExit);
         if (keep) {
@@ -113,7 +116,7 @@ export class MessageParser {
       const onError = (error: Error) => done({ unreadable: `the parser failed: ${error.message}` }, false);
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => done({ unreadable: endedWhy(code, signal) }, false);
       child.on('message', onMessage).on('error', onError).on('exit', onExit);
-      feed(child, source, this.limits.sourceBytes, () => settled, onError).then(
+      feed(child, source, this.limits.sourceBytes, stop.signal, onError).then(
         () => {
           if (settled) return;
           child.send(END_OF_SOURCE, (error: Error | null) => {
@@ -161,16 +164,25 @@ function holdOpen(child: ChildProcess, hold: boolean): void {
  * are queued without waiting for the parser to read the one before (a round trip per piece between two
  * processes is slow on a busy machine); past that the next waits until one has gone into the pipe, so the
  * service holds a few pieces of a source, never the whole of it. Stops early once `stopped` (the parser
- * ended): leaving the loop ends a download stream.
+ * ended), also while waiting for the pipe: leaving the loop ends a download stream.
  */
-async function feed(child: ChildProcess, source: MessageSource, limit: number, stopped: () => boolean, onError: (error: Error) => void): Promise<void> {
+async function feed(child: ChildProcess, source: MessageSource, limit: number, stopped: AbortSignal, onError: (error: Error) => void): Promise<void> {
   let sent = 0;
   let inFlight = 0;
   let written: (() => void) | undefined;
   for await (const chunk of source instanceof Uint8Array ? [source] : source) {
     for (let at = 0; at < chunk.length && sent < limit; at += PIECE_BYTES) {
-      if (inFlight >= PIECES_IN_FLIGHT) await new Promise<void>((resolve) => (written = resolve));
-      if (stopped()) return;
+      if (inFlight >= PIECES_IN_FLIGHT && !stopped.aborted) {
+        await new Promise<void>((resolve) => {
+          const onAbort = () => resolve();
+          stopped.addEventListener('abort', onAbort, { once: true });
+          written = () => {
+            stopped.removeEventListener('abort', onAbort);
+            resolve();
+          };
+        });
+      }
+      if (stopped.aborted) return;
       const piece = chunk.subarray(at, Math.min(chunk.length, at + PIECE_BYTES, at + limit - sent));
       sent += piece.length;
       inFlight += 1;
@@ -182,7 +194,7 @@ async function feed(child: ChildProcess, source: MessageSource, limit: number, s
       });
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (sent >= limit || stopped()) return;
+    if (sent >= limit || stopped.aborted) return;
   }
 }
 
