@@ -84,13 +84,12 @@ export class MessageParser {
       return { unreadable: failed };
     }
     return new Promise<ParseOutcome>((resolve, reject) => {
-      let settled = false;
       let timer: NodeJS.Timeout | undefined;
-      // Ends the feed's wait for the pipe as well: a parser that ended may never say its pieces went.
-      const stop = new AbortController();
+      // Aborted once the parse is settled; it ends the feed's wait for the pipe as well (a parser that
+      // ended may never say its pieces went).
+      const settled = new AbortController();
       const finish = (keep: boolean) => {
-        settled = true;
-        stop.abort();
+        settled.abort();
         clearTimeout(timer);
         child.off('message', onMessage).off('error', onError).off('exit', onExit);
         if (keep) {
@@ -106,7 +105,7 @@ export class MessageParser {
         });
       };
       const done = (outcome: ParseOutcome, keep: boolean) => {
-        if (settled) return;
+        if (settled.signal.aborted) return;
         finish(keep);
         resolve(outcome);
       };
@@ -116,16 +115,16 @@ export class MessageParser {
       const onError = (error: Error) => done({ unreadable: `the parser failed: ${error.message}` }, false);
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => done({ unreadable: endedWhy(code, signal) }, false);
       child.on('message', onMessage).on('error', onError).on('exit', onExit);
-      feed(child, source, this.limits.sourceBytes, stop.signal, onError).then(
+      feed(child, source, this.limits.sourceBytes, settled.signal, onError).then(
         () => {
-          if (settled) return;
+          if (settled.signal.aborted) return;
           child.send(END_OF_SOURCE, (error: Error | null) => {
             if (error) onError(error);
           });
           timer = setTimeout(() => done({ unreadable: `parsing took over ${this.limits.parseMs} ms` }, false), this.limits.parseMs);
         },
         (error: unknown) => {
-          if (settled) return;
+          if (settled.signal.aborted) return;
           finish(false);
           reject(error instanceof Error ? error : new Error(String(error)));
         },
