@@ -1,6 +1,7 @@
 import type { ReadStore } from '../projections/stores/read-store.ts';
 import { BoundedCache } from '../shared/bounded-cache.ts';
 import { onePerTurn } from '../shared/one-per-turn.ts';
+import { SingleFlight } from '../shared/single-flight.ts';
 import { filterJson, v1FilterJson } from './serializers.ts';
 
 export type ListingKind = 'v2' | 'v1';
@@ -24,8 +25,7 @@ const MAX_BYTES = 64 * 1024 * 1024;
 export class ListingCache {
   private readonly listings: BoundedCache<string, Listing>;
   private readonly changeStamp: () => string | null;
-  /** The build under way for each account, with the stamp it was started under; only requests that saw that stamp share it. */
-  private readonly building = new Map<string, { readonly stamp: string; readonly body: Promise<Buffer> }>();
+  private readonly builds = new SingleFlight<Buffer>();
 
   constructor(
     private readonly reads: ReadStore,
@@ -44,18 +44,11 @@ export class ListingCache {
     // Once a change moves the stamp, every request in flight for the account misses at once: they share
     // one build. Each building alone made 64 connections on a listing of 1,000 filters serialise it 64
     // times over, 10 ms each, and hold the event loop for 350 ms (the p99 of that GET).
-    const building = this.building.get(accountId);
-    if (building && building.stamp === stamp) return building.body;
-    const body = this.serialised(accountId);
-    const flight = { stamp, body };
-    this.building.set(accountId, flight);
-    try {
-      const built = await body;
+    return this.builds.run(`${accountId}@${stamp}`, async () => {
+      const built = await this.serialised(accountId);
       this.listings.set(accountId, { stamp, body: built }, built.length);
       return built;
-    } finally {
-      if (this.building.get(accountId) === flight) this.building.delete(accountId);
-    }
+    });
   }
 
   private async serialised(accountId: string): Promise<Buffer> {

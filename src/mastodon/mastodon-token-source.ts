@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { TokenGrant } from '../accounts/account-store.ts';
 import { BoundedCache } from '../shared/bounded-cache.ts';
+import { SingleFlight } from '../shared/single-flight.ts';
 import { mastodonQuery } from './mastodon-query.ts';
 
 /** What a presented token is in Mastodon's tables, judged as Doorkeeper and Api::BaseController judge it. */
@@ -91,7 +92,7 @@ export const OUTAGE_GRACE_MS = 120_000;
  */
 export class MastodonTokenSource {
   private readonly known: BoundedCache<string, { readonly outcome: TokenOutcome; readonly until: number; readonly readAt: number }>;
-  private readonly pending = new Map<string, Promise<TokenOutcome>>();
+  private readonly pending = new SingleFlight<TokenOutcome>();
 
   constructor(
     private readonly pool: Pick<pg.Pool, 'query'>,
@@ -105,12 +106,7 @@ export class MastodonTokenSource {
     const now = (this.options.now ?? Date.now)();
     const cached = this.known.get(token);
     if (cached && cached.until > now) return Promise.resolve(cached.outcome);
-    let query = this.pending.get(token);
-    if (!query) {
-      query = this.read(token, now).finally(() => this.pending.delete(token));
-      this.pending.set(token, query);
-    }
-    return query;
+    return this.pending.run(token, () => this.read(token, now));
   }
 
   private async read(token: string, askedAt: number): Promise<TokenOutcome> {

@@ -1,4 +1,5 @@
 import { BoundedCache } from '../shared/bounded-cache.ts';
+import { SingleFlight } from '../shared/single-flight.ts';
 import { CompiledFilters, type MatchableFilter, type MatchOptions } from './compiled-filters.ts';
 import type { FilterResult } from './filter-result.ts';
 import type { MatchRequest, MatchResponse } from './match-request.ts';
@@ -45,7 +46,7 @@ const MATCH_SLICE_MS = 8;
 export class AccountMatchers {
   /** Weighed in CompiledFilters.size units; least recently used first out. */
   private readonly entries: BoundedCache<string, Entry>;
-  private readonly building = new Map<string, Promise<Entry>>();
+  private readonly building = new SingleFlight<Entry>();
   private readonly maxEntrySize: number;
   private readonly now: () => number;
 
@@ -71,13 +72,7 @@ export class AccountMatchers {
     const version = await this.source.filtersVersion(accountId);
     const cached = this.entries.get(accountId);
     if (cached && cached.version === version) return cached.matcher;
-    const key = `${accountId}@${version}`;
-    let pending = this.building.get(key);
-    if (!pending) {
-      pending = this.compile(accountId, version).finally(() => this.building.delete(key));
-      this.building.set(key, pending);
-    }
-    return (await pending).matcher;
+    return (await this.building.run(`${accountId}@${version}`, () => this.compile(accountId, version))).matcher;
   }
 
   /** How many accounts have a cached matcher. */
