@@ -3,6 +3,7 @@ import { newId } from '../../src/shared/ids.ts';
 import type { FilterView } from '../../src/projections/fold/filter-view.ts';
 import type { ManagedReadStore } from '../../src/projections/stores/managed-read-store.ts';
 import { contractSubject } from './contract-subject.ts';
+import { filterView } from '../support/filter-views.ts';
 
 export interface StoreClock {
   /** The clock leases are measured by. */
@@ -16,18 +17,7 @@ export interface ManagedReadStoreFixture {
   openSibling(store: ManagedReadStore, clock?: StoreClock): Promise<ManagedReadStore>;
 }
 
-const view = (accountId: string, title = 'magic'): FilterView => ({
-  id: newId(),
-  accountId,
-  title,
-  context: ['home'],
-  filterAction: 'warn',
-  expiresAt: null,
-  keywords: [{ id: newId(), keyword: 'magic', wholeWord: true }],
-  statuses: [],
-  revision: 0,
-  deleted: false,
-});
+const view = (accountId: string, title = 'magic'): FilterView => filterView(accountId, { title });
 
 /** Leases and generations, as the projector process and the rebuild command use them. */
 export function managedReadStoreContract(name: string, fixture: () => ManagedReadStoreFixture | null): void {

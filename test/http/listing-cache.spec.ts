@@ -3,19 +3,9 @@ import { ListingCache } from '../../src/http/listing-cache.ts';
 import type { FilterView } from '../../src/projections/fold/filter-view.ts';
 import type { ReadStore } from '../../src/projections/stores/read-store.ts';
 import { newId } from '../../src/shared/ids.ts';
+import { filterView } from '../support/filter-views.ts';
 
-const filter = (accountId: string, title: string): FilterView => ({
-  id: newId(),
-  accountId,
-  title,
-  context: ['home'],
-  filterAction: 'warn',
-  expiresAt: null,
-  keywords: [],
-  statuses: [],
-  revision: 1,
-  deleted: false,
-});
+const filter = (accountId: string, title: string): FilterView => filterView(accountId, { title, keywords: [], revision: 1 });
 
 /** A read store whose listings are answered when the test says so, counting every listing read. */
 function heldStore(accountId: string) {
